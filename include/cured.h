@@ -1,0 +1,111 @@
+/* cured.h - public C API of libcured, parallel reduction on NVIDIA GPUs.
+ *
+ * defines: cured_status, cured_dtype, cured_kernel_info, cured_status_string,
+ *          cured_dtype_name, cured_dtype_size, cured_dtype_from_name,
+ *          cured_catalogue_count, cured_catalogue_entry, cured_catalogue_find,
+ *          cured_catalogue_temp_bytes, cured_catalogue_run
+ *
+ * The catalogue is the teaching sequence of reduction kernels (divergent ...
+ * single_pass) as real GPU kernels. Every run function takes device pointers
+ * and a CUDA stream, returns a cured_status, never prints and never exits.
+ * The listing functions (count, entry, find, names, strings) are pure C and
+ * work on machines without CUDA; the run functions need the CUDA build.
+ */
+#ifndef CURED_H
+#define CURED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A CUDA stream, as the runtime's cudaStream_t (a pointer to an opaque
+ * struct); NULL is the legacy default stream. Declared here so that this
+ * header does not need the CUDA headers. */
+typedef struct CUstream_st *cured_stream;
+
+typedef enum cured_status {
+    CURED_SUCCESS = 0,
+    CURED_ERROR_NULL_POINTER,       /* a required pointer argument is NULL */
+    CURED_ERROR_UNKNOWN_KERNEL,     /* no catalogue entry has that name/index */
+    CURED_ERROR_INVALID_BLOCK_SIZE, /* not a power of two in [32, 1024] */
+    CURED_ERROR_SIZE_TOO_LARGE,     /* n beyond what the kernel's indexing supports */
+    CURED_ERROR_UNSUPPORTED_TYPE,   /* the kernel has no instance for that dtype */
+    CURED_ERROR_TEMP_TOO_SMALL,     /* temp_bytes below what temp_bytes() asked */
+    CURED_ERROR_NO_CUDA,            /* library built without CUDA support */
+    CURED_ERROR_CUDA                /* a CUDA runtime call or launch failed */
+} cured_status;
+
+typedef enum cured_dtype {
+    CURED_F32 = 0,
+    CURED_F64,
+    CURED_I32,
+    CURED_I64,
+    CURED_U32,
+    CURED_U64,
+    CURED_DTYPE_COUNT
+} cured_dtype;
+
+/* Where a kernel sits in the hardware's layering. */
+typedef enum cured_level {
+    CURED_LEVEL_BLOCK = 0, /* one kernel reduces a tile per block; passes repeat */
+    CURED_LEVEL_GRID       /* the kernel itself combines the blocks' results */
+} cured_level;
+
+typedef struct cured_kernel_info {
+    const char *name;        /* "divergent", "strided", ... */
+    const char *description; /* one line */
+    cured_level level;
+    uint64_t max_n;          /* largest n its indexing supports */
+    int is_exhibit;          /* 1: kept to show a hazard (unroll_warp), unsafe */
+} cured_kernel_info;
+
+/* Returns a static, human-readable string for a status. Never NULL. */
+const char *cured_status_string(cured_status status);
+
+/* Returns "f32", "i32", ... for a dtype, or NULL for an invalid one. */
+const char *cured_dtype_name(cured_dtype dtype);
+
+/* Returns the element size in bytes, or 0 for an invalid dtype. */
+size_t cured_dtype_size(cured_dtype dtype);
+
+/* Parses "f32", "i32", ... into *dtype. Returns CURED_ERROR_NULL_POINTER or
+ * CURED_ERROR_UNSUPPORTED_TYPE (unknown name; *dtype untouched). */
+cured_status cured_dtype_from_name(const char *name, cured_dtype *dtype);
+
+/* Number of catalogue entries, in teaching order. Can't fail. */
+int cured_catalogue_count(void);
+
+/* Entry i (0 <= i < count), or NULL when i is out of range. */
+const cured_kernel_info *cured_catalogue_entry(int index);
+
+/* Looks a kernel up by name and stores its index in *index.
+ * Returns CURED_ERROR_NULL_POINTER or CURED_ERROR_UNKNOWN_KERNEL. */
+cured_status cured_catalogue_find(const char *name, int *index);
+
+/* Scratch space (bytes) that cured_catalogue_run needs for this kernel,
+ * dtype, n and block size; stores it in *bytes (0 is possible).
+ * Scratch space must be zero-filled before its first use (cudaMemset);
+ * every kernel leaves it zero-filled again, so it can be reused. */
+cured_status cured_catalogue_temp_bytes(int kernel, cured_dtype dtype,
+                                        uint64_t n, int block_size,
+                                        size_t *bytes);
+
+/* Sums d_in[0..n) into *d_out (one element of dtype, device memory) with
+ * catalogue kernel `kernel`, asynchronously on `stream`. n == 0 writes 0.
+ * Integer sums wrap modulo 2^bits. Validates every argument before touching
+ * the device; on an error status nothing has been launched or written.
+ * CURED_ERROR_CUDA means a CUDA call or launch failed (the stream's state is
+ * then whatever CUDA left it in). */
+cured_status cured_catalogue_run(int kernel, cured_dtype dtype,
+                                 const void *d_in, uint64_t n, void *d_out,
+                                 int block_size, void *d_temp,
+                                 size_t temp_bytes, cured_stream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CURED_H */

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# setup.sh - installs what cured needs on a fresh Debian machine of this kind,
+# then configures and builds it in build/.
+#
+#   scripts/setup.sh            (root or sudo; idempotent)
+#
+# Debian packages: cmake (>= 3.24), a C compiler, pkg-config, cmocka.
+# The CUDA toolkit (nvcc) is expected in /usr/local/cuda; without it the CPU
+# parts still build and configure says what it skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake make gcc g++ pkg-config libcmocka-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# nvcc lives outside PATH on some machines of this kind.
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CURED_CMAKE_ARGS:-} >&2
+cmake --build build -j "$(nproc)" >&2

@@ -1,0 +1,55 @@
+/* main.c - `cured`: entry point, subcommand table and dispatch.
+ *
+ *   cured <command> [options]      cured --help      cured --version
+ */
+#include "cli.h"
+#include "cured.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const cli_command cli_commands[] = {
+    {"list", "list the catalogue of reduction kernels", cmd_list},
+    {"version", "print the version", cmd_version},
+    {NULL, NULL, NULL},
+};
+
+int cli_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "cured %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static void print_usage(FILE *out)
+{
+    fprintf(out, "usage: cured <command> [options]\n\ncommands:\n");
+    for (const cli_command *c = cli_commands; c->name; c++)
+        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    fprintf(out, "\n`cured <command> --help` explains one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0)
+        return cmd_version(argc - 1, argv + 1);
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (strcmp(argv[1], c->name) == 0)
+            return c->run(argc - 1, argv + 1);
+    fprintf(stderr, "cured: unknown command '%s' (see cured --help)\n", argv[1]);
+    return 2;
+}
