@@ -1,0 +1,66 @@
+/* findings.c - the list of problems a model run found.
+ *
+ * defines: model_findings_add, model_findings_clear, model_finding_kind_name
+ */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int model_findings_add(model_findings *list, const model_finding *f)
+{
+    for (int i = 0; i < list->count; i++) {
+        const model_finding *g = &list->items[i];
+        if (g->kind == f->kind && g->function == f->function && g->pc == f->pc &&
+            g->function >= 0) {
+            list->repeats[i]++;
+            return 0;
+        }
+    }
+    if (list->count == list->capacity) {
+        int cap = list->capacity ? list->capacity * 2 : 16;
+        model_finding *items = realloc(list->items, (size_t)cap * sizeof *items);
+        if (items == NULL)
+            return -1;
+        list->items = items;
+        uint32_t *repeats = realloc(list->repeats, (size_t)cap * sizeof *repeats);
+        if (repeats == NULL)
+            return -1;
+        list->repeats = repeats;
+        list->capacity = cap;
+    }
+    list->items[list->count] = *f;
+    list->repeats[list->count] = 0;
+    list->count++;
+    if (f->severity == MODEL_ERROR)
+        list->errors++;
+    return 0;
+}
+
+void model_findings_clear(model_findings *list)
+{
+    free(list->items);
+    free(list->repeats);
+    memset(list, 0, sizeof *list);
+}
+
+const char *model_finding_kind_name(model_finding_kind kind)
+{
+    switch (kind) {
+    case MODEL_FIND_OOB_GLOBAL: return "out-of-bounds global access";
+    case MODEL_FIND_OOB_SHARED: return "out-of-bounds shared access";
+    case MODEL_FIND_OOB_LOCAL: return "out-of-bounds local access";
+    case MODEL_FIND_OOB_PARAM: return "out-of-bounds param/const access";
+    case MODEL_FIND_MISALIGNED: return "misaligned access";
+    case MODEL_FIND_UNINIT_SHARED: return "read of unwritten shared memory";
+    case MODEL_FIND_UNINIT_GLOBAL: return "read of unwritten global memory";
+    case MODEL_FIND_RACE_SHARED: return "shared-memory race";
+    case MODEL_FIND_BAD_MASK: return "bad warp-synchronous mask";
+    case MODEL_FIND_BARRIER_DIVERGENCE: return "barrier not reached by every thread";
+    case MODEL_FIND_STEP_LIMIT: return "step limit reached";
+    case MODEL_FIND_UNSUPPORTED: return "unsupported instruction";
+    case MODEL_FIND_TRAP: return "trap";
+    case MODEL_FIND_BAD_LAUNCH: return "bad launch";
+    }
+    return "unknown finding";
+}

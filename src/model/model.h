@@ -1,0 +1,236 @@
+/* model.h - the model: runs a PTX kernel on the CPU, warp by warp.
+ *
+ * defines: model_memory (global memory as caller-provided buffers),
+ *          model_launch, model_event, model_access, model_observer,
+ *          model_finding, model_findings, model_run and their helpers
+ *
+ * A launch runs a grid of blocks, each block's warps of 32 lanes with
+ * per-thread registers, on one CPU thread. The interpreter (exec.c) calls
+ * observers at each warp-level event: counters (counters.c, seed_view.c)
+ * and checks (checks.c) are observers, so the interpreter stays small and
+ * every view sees the same execution. Problems are reported as findings
+ * with block, thread, instruction and source line; the model never crashes
+ * and never prints.
+ */
+#ifndef CURED_MODEL_H
+#define CURED_MODEL_H
+
+#include "ptx.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MODEL_WARP_SIZE 32
+
+/* ------------------------------------------------------------- memory */
+
+/* One allocation in the model's global memory. `addr` is the device
+ * address kernels see; buffers are placed with unmapped gaps between them
+ * so an access one past the end is caught. `init` is a per-byte shadow
+ * (1 = written) used by the uninitialised-read check; NULL means the whole
+ * buffer counts as initialised. */
+typedef struct model_buffer {
+    char name[48];
+    uint64_t addr;
+    uint64_t bytes;
+    uint8_t *data;
+    uint8_t *init;
+} model_buffer;
+
+typedef struct model_memory {
+    model_buffer *buffers;
+    int nbuffers;
+    int capacity;
+    uint64_t next_addr;
+} model_memory;
+
+/* A new, empty global memory. Returns NULL when out of host memory. */
+model_memory *model_memory_new(void);
+
+/* Frees the memory and every buffer in it. NULL is fine. */
+void model_memory_free(model_memory *memory);
+
+/* Allocates `bytes` (zero-filled host side) named `name`; when
+ * `initialised` is 0 the buffer is marked unwritten for the initcheck.
+ * Returns the buffer (its addr is the device address) or NULL when out of
+ * host memory. Addresses are 256-byte aligned, as cudaMalloc's are. */
+model_buffer *model_memory_alloc(model_memory *memory, const char *name,
+                                 uint64_t bytes, int initialised);
+
+/* The buffer holding [addr, addr + len), or NULL when that range is not
+ * wholly inside one buffer. */
+model_buffer *model_memory_find(const model_memory *memory, uint64_t addr,
+                                uint64_t len);
+
+/* ----------------------------------------------------------- findings */
+
+typedef enum model_finding_kind {
+    MODEL_FIND_OOB_GLOBAL = 1,   /* global access outside every buffer */
+    MODEL_FIND_OOB_SHARED,       /* shared access past the block's window */
+    MODEL_FIND_OOB_LOCAL,        /* local access past the thread's frame */
+    MODEL_FIND_OOB_PARAM,        /* param/const access out of range */
+    MODEL_FIND_MISALIGNED,       /* address not aligned to the access size */
+    MODEL_FIND_UNINIT_SHARED,    /* read of shared memory no thread wrote */
+    MODEL_FIND_UNINIT_GLOBAL,    /* read of global memory nothing wrote */
+    MODEL_FIND_RACE_SHARED,      /* conflicting shared accesses, no sync */
+    MODEL_FIND_BAD_MASK,         /* shfl/vote/match/redux/bar.warp mask names
+                                    lanes that exited or do not exist, or
+                                    omits the executing lane */
+    MODEL_FIND_BARRIER_DIVERGENCE, /* a barrier that not every live thread
+                                      of the block reaches */
+    MODEL_FIND_STEP_LIMIT,       /* the step limit ran out (endless loop?) */
+    MODEL_FIND_UNSUPPORTED,      /* an instruction form the model cannot run */
+    MODEL_FIND_TRAP,             /* trap executed */
+    MODEL_FIND_BAD_LAUNCH        /* launch parameters invalid */
+} model_finding_kind;
+
+/* Severity: an error stops the launch after the current warp instruction
+ * (as a fault stops a GPU kernel); a hazard is recorded and the run goes on. */
+typedef enum model_severity { MODEL_HAZARD = 0, MODEL_ERROR = 1 } model_severity;
+
+typedef struct model_finding {
+    model_finding_kind kind;
+    model_severity severity;
+    uint32_t block[3];       /* blockIdx */
+    uint32_t thread[3];      /* threadIdx of the first offending thread */
+    int32_t function;        /* function index, -1 when not tied to code */
+    int32_t pc;              /* instruction index in that function */
+    uint32_t ptx_line;       /* line in the PTX text */
+    uint16_t src_file;       /* .loc file/line (0 when the PTX has none) */
+    uint32_t src_line;
+    uint64_t address;        /* the address concerned, when there is one */
+    char message[224];       /* one line: what happened, with the
+                                instruction's text where it helps */
+} model_finding;
+
+/* A growing list of findings; identical findings (same kind, function and
+ * pc) are counted once, with `repeats` for the rest. */
+typedef struct model_findings {
+    model_finding *items;
+    uint32_t *repeats;
+    int count;
+    int capacity;
+    int errors;              /* findings of severity MODEL_ERROR */
+} model_findings;
+
+/* Adds a finding (merging repeats). Returns 0, or -1 when out of host
+ * memory (the finding is then dropped). */
+int model_findings_add(model_findings *list, const model_finding *f);
+
+/* Frees the list's storage and empties it. */
+void model_findings_clear(model_findings *list);
+
+/* Short name of a finding kind ("out-of-bounds global", "shared race"...). */
+const char *model_finding_kind_name(model_finding_kind kind);
+
+/* ------------------------------------------------------------- events */
+
+/* A warp-level event: the instruction one warp issues. */
+typedef struct model_event {
+    const ptx_module *module;
+    int32_t function;        /* index in module->functions */
+    int32_t pc;              /* instruction index */
+    const ptx_instr *ins;
+    uint32_t block;          /* linear block index */
+    uint32_t warp;           /* warp index within the block */
+    uint32_t present;        /* lanes that exist in this warp (a partial last
+                                warp has fewer than 32) */
+    uint32_t active;         /* lanes that issued this instruction (at this
+                                pc, not exited, not waiting) */
+    uint32_t guard_true;     /* active lanes whose guard predicate held (the
+                                lanes that take effect); = active unguarded */
+} model_event;
+
+typedef enum model_access_kind {
+    MODEL_LOAD = 0,
+    MODEL_STORE,
+    MODEL_ATOMIC             /* read-modify-write: atom and red */
+} model_access_kind;
+
+/* One warp-level memory access, after generic addresses were resolved.
+ * A generic instruction whose lanes fall in several spaces is reported as
+ * one access per space. */
+typedef struct model_access {
+    const model_event *event;
+    uint8_t space;           /* ptx_space: GLOBAL, SHARED, LOCAL, CONST, PARAM */
+    uint8_t kind;            /* model_access_kind */
+    uint8_t size;            /* bytes per lane, all vector elements
+                                (ld.v4.f32: 16) */
+    uint8_t elem_size;       /* bytes of one vector element */
+    uint32_t mask;           /* lanes that access memory */
+    uint64_t addr[MODEL_WARP_SIZE]; /* per lane: device address (global),
+                                       offset in the block's window (shared),
+                                       offset in the thread's frame (local) */
+} model_access;
+
+struct model_launch;
+
+/* Observers: every member may be NULL. Calls are made in execution order,
+ * on the thread that called model_run. */
+typedef struct model_observer {
+    void *ctx;
+    /* Before the first block runs / after the last ended. */
+    void (*launch_begin)(void *ctx, const struct model_launch *launch);
+    void (*launch_end)(void *ctx, const struct model_launch *launch);
+    /* A block starts (threads: its thread count) / ends. */
+    void (*block_begin)(void *ctx, uint32_t block, uint32_t threads);
+    void (*block_end)(void *ctx, uint32_t block);
+    /* Every warp-level instruction issued, before it takes effect. */
+    void (*instr)(void *ctx, const model_event *e);
+    /* Every memory access, after instr() for the same instruction and
+     * before the values are stored. */
+    void (*access)(void *ctx, const model_access *a);
+    /* A conditional branch: `taken` lanes jump, guard_true == taken; it
+     * diverged when 0 < taken < active. */
+    void (*branch)(void *ctx, const model_event *e, uint32_t taken);
+    /* A block-wide barrier released: every live thread arrived. e is the
+     * event of the last warp to arrive; `id` is the barrier number. */
+    void (*barrier)(void *ctx, const model_event *e, uint32_t id);
+    /* bar.warp.sync (and the implied warp sync of the *.sync warp
+     * operations: shfl/vote/match/redux), over `mask` lanes. */
+    void (*warp_sync)(void *ctx, const model_event *e, uint32_t mask);
+    /* Lanes exited (ret from the entry, or exit). */
+    void (*lanes_exit)(void *ctx, const model_event *e, uint32_t lanes);
+} model_observer;
+
+/* ------------------------------------------------------------- launch */
+
+typedef struct model_dim3 {
+    uint32_t x, y, z;
+} model_dim3;
+
+#define MODEL_DEFAULT_STEP_LIMIT ((uint64_t)1 << 32)
+
+typedef struct model_launch {
+    const ptx_module *module;
+    int function;                  /* an .entry's index */
+    model_dim3 grid;
+    model_dim3 block;
+    uint32_t dynamic_shared_bytes;
+    const void *params;            /* the kernel's parameter block, laid out
+                                      as the entry's .param symbols say
+                                      (offset, size, alignment) */
+    size_t params_size;
+    model_memory *memory;          /* global memory */
+    uint64_t step_limit;           /* warp instructions; 0 = default */
+    model_observer *observers;     /* array of nobservers */
+    int nobservers;
+    int check_uninit_global;       /* report reads of unwritten global bytes */
+} model_launch;
+
+typedef struct model_result {
+    uint64_t warp_instructions;    /* warp-level instructions issued */
+    uint64_t thread_instructions;  /* sum of active lanes over them */
+    int completed;                 /* 1 when every thread exited normally */
+    model_findings findings;       /* caller frees with model_findings_clear */
+} model_result;
+
+/* Runs the launch to completion (or to the first error finding) and fills
+ * *result. Returns 0 when the kernel ran (findings may still hold hazards
+ * or errors: check result->findings.errors), -1 when the launch could not
+ * start (bad function index, block over 1024 threads, shared memory over
+ * the 227 KiB limit, params_size wrong, out of host memory); the reason is
+ * then a MODEL_FIND_BAD_LAUNCH finding. */
+int model_run(const model_launch *launch, model_result *result);
+
+#endif /* CURED_MODEL_H */
