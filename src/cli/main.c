@@ -11,6 +11,9 @@
 
 const cli_command cli_commands[] = {
     {"list", "list the catalogue of reduction kernels", cmd_list},
+#ifdef CURED_HAVE_CUDA
+    {"bench", "time the catalogue against CUB and the read ceiling (GPU)", cmd_bench},
+#endif
     {"version", "print the version", cmd_version},
     {NULL, NULL, NULL},
 };

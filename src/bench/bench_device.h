@@ -1,0 +1,44 @@
+/* bench_device.h - the bench's own GPU code, for its CUDA files only.
+ *
+ * defines: bench_fill, bench_cub_sum, bench_read          (bench_fill.cu,
+ *          BENCH_READ_BLOCK                                 bench_anchor.cu)
+ *
+ * Every function launches asynchronously on `stream` and returns the CUDA
+ * error of the call or launch (cudaSuccess when it was queued); errors of
+ * the kernel itself show at the next synchronisation, as CUDA's own do.
+ */
+#ifndef CURED_BENCH_DEVICE_H
+#define CURED_BENCH_DEVICE_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cured.h"
+
+/* Threads per block of the bench's own kernels (fill, read). */
+#define BENCH_READ_BLOCK 256
+
+/* Fills d_data[0..n) with pseudo-random values drawn from (seed, index):
+ * floats uniform in [-0.5, 0.5), signed integers in [-1000, 1000),
+ * unsigned ones in [0, 1000). max_blocks caps the grid (grid-stride). */
+cudaError_t bench_fill(cured_dtype dtype, void *d_data, uint64_t n,
+                       uint64_t seed, int max_blocks, cudaStream_t stream);
+
+/* CUB's DeviceReduce::Sum of n elements of dtype into *d_out, CUB's way:
+ * with d_temp NULL it only stores the scratch size in *temp_bytes.
+ * Returns cudaErrorInvalidValue for an invalid dtype. */
+cudaError_t bench_cub_sum(cured_dtype dtype, void *d_temp, size_t *temp_bytes,
+                          const void *d_in, uint64_t n, void *d_out,
+                          cudaStream_t stream);
+
+/* The read ceiling: streams `bytes` (a multiple of 4) from d_in with
+ * 16-byte loads, four in flight per thread, grid-stride, and folds them
+ * with XOR; a thread writes *d_sink only when its fold equals a 64-bit
+ * value that real data practically never produces, so the loads cannot be
+ * optimised away and nothing is written. */
+cudaError_t bench_read(const void *d_in, size_t bytes,
+                       unsigned long long *d_sink, int max_blocks,
+                       cudaStream_t stream);
+
+#endif /* CURED_BENCH_DEVICE_H */

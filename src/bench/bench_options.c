@@ -1,0 +1,250 @@
+/* bench_options.c - the command line of `cured bench`: defaults, parsing, usage.
+ *
+ * defines: bench_parse_options, bench_print_usage
+ *
+ * Pure C, so the parsing is unit-tested without a GPU. Errors come back as
+ * one line of text; the CLI prints it and exits 2.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* n = 2^max_log2 elements of 8 bytes must fit on the card with room to
+ * spare: 2^32 f64 values are 32 GiB. */
+#define MAX_LOG2 32
+
+/* Writes one formatted line into err and returns BENCH_PARSE_ERROR. */
+static int parse_error(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int parse_error(char *err, size_t err_size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err != NULL && err_size > 0)
+        vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return BENCH_PARSE_ERROR;
+}
+
+/* Parses a whole decimal integer in [lo, hi] into *out. Returns 0, or -1
+ * for junk, trailing characters or a value out of range. */
+static int parse_int(const char *text, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Parses a positive decimal number (milliseconds) into *out; 0 or -1. */
+static int parse_ms(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !(v > 0) || v > 1e6)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Parses "a,b,c" into a mask of catalogue indices; "cub" and "read" are
+ * accepted and ignored (the anchors always run). Returns BENCH_PARSE_RUN
+ * or BENCH_PARSE_ERROR with a message. */
+static int parse_kernels(const char *list, uint64_t *mask, char *err,
+                         size_t err_size)
+{
+    uint64_t m = 0;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char name[64];
+        if (len == 0)
+            return parse_error(err, err_size,
+                               "--kernels: empty name in '%s'", list);
+        if (len >= sizeof name)
+            return parse_error(err, err_size,
+                               "--kernels: name too long in '%s'", list);
+        memcpy(name, p, len);
+        name[len] = '\0';
+        int index;
+        if (strcmp(name, BENCH_CUB) != 0 && strcmp(name, BENCH_READ) != 0) {
+            if (cured_catalogue_find(name, &index) != CURED_SUCCESS)
+                return parse_error(err, err_size,
+                                   "--kernels: unknown kernel '%s' (see cured list)",
+                                   name);
+            if (index < 64)
+                m |= (uint64_t)1 << index;
+        }
+        if (comma == NULL)
+            break;
+        p = comma + 1;
+    }
+    *mask = m;
+    return BENCH_PARSE_RUN;
+}
+
+/* Fills *opts with the defaults that `cured bench --help` states. */
+static void set_defaults(bench_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->min_log2 = 10;
+    opts->max_log2 = 30;
+    opts->dtype = CURED_F32;
+    int count = cured_catalogue_count();
+    opts->kernel_mask = count >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << count) - 1;
+    opts->block_size = 256;
+    opts->min_runs = 20;
+    opts->target_ms = 50;
+    opts->cap_ms = 500;
+    opts->max_runs = 1000;
+    opts->stdout_format = BENCH_FORMAT_TABLE;
+}
+
+int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
+                        size_t err_size)
+{
+    enum { OPT_MIN = 256, OPT_MAX, OPT_DTYPE, OPT_KERNELS, OPT_RUNS,
+           OPT_TARGET, OPT_BLOCK, OPT_CSV, OPT_JSON };
+    static const struct option options[] = {
+        {"min-log2", required_argument, NULL, OPT_MIN},
+        {"max-log2", required_argument, NULL, OPT_MAX},
+        {"dtype", required_argument, NULL, OPT_DTYPE},
+        {"kernels", required_argument, NULL, OPT_KERNELS},
+        {"runs", required_argument, NULL, OPT_RUNS},
+        {"target-ms", required_argument, NULL, OPT_TARGET},
+        {"block-size", required_argument, NULL, OPT_BLOCK},
+        {"csv", optional_argument, NULL, OPT_CSV},
+        {"json", optional_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    set_defaults(opts);
+    if (err != NULL && err_size > 0)
+        err[0] = '\0';
+    int csv_stdout = 0, json_stdout = 0, opt;
+    optind = 0; /* full re-initialisation (glibc, musl): parse may be called again */
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        const char *word = argv[optind - 1];
+        switch (opt) {
+        case OPT_MIN:
+            if (parse_int(optarg, 0, MAX_LOG2, &opts->min_log2) != 0)
+                return parse_error(err, err_size,
+                                   "--min-log2: '%s' is not an integer in [0, %d]",
+                                   optarg, MAX_LOG2);
+            break;
+        case OPT_MAX:
+            if (parse_int(optarg, 0, MAX_LOG2, &opts->max_log2) != 0)
+                return parse_error(err, err_size,
+                                   "--max-log2: '%s' is not an integer in [0, %d]",
+                                   optarg, MAX_LOG2);
+            break;
+        case OPT_DTYPE:
+            if (cured_dtype_from_name(optarg, &opts->dtype) != CURED_SUCCESS)
+                return parse_error(err, err_size,
+                                   "--dtype: unknown type '%s' (f32 f64 i32 i64 u32 u64)",
+                                   optarg);
+            break;
+        case OPT_KERNELS:
+            if (parse_kernels(optarg, &opts->kernel_mask, err, err_size) !=
+                BENCH_PARSE_RUN)
+                return BENCH_PARSE_ERROR;
+            break;
+        case OPT_RUNS:
+            if (parse_int(optarg, 1, 100000, &opts->min_runs) != 0)
+                return parse_error(err, err_size,
+                                   "--runs: '%s' is not an integer in [1, 100000]",
+                                   optarg);
+            if (opts->max_runs < opts->min_runs)
+                opts->max_runs = opts->min_runs;
+            break;
+        case OPT_TARGET:
+            if (parse_ms(optarg, &opts->target_ms) != 0)
+                return parse_error(err, err_size,
+                                   "--target-ms: '%s' is not a number in (0, 1e6]",
+                                   optarg);
+            opts->cap_ms = 10 * opts->target_ms;
+            break;
+        case OPT_BLOCK:
+            if (parse_int(optarg, 32, 1024, &opts->block_size) != 0 ||
+                (opts->block_size & (opts->block_size - 1)) != 0)
+                return parse_error(err, err_size,
+                                   "--block-size: '%s' is not a power of two in [32, 1024]",
+                                   optarg);
+            break;
+        case OPT_CSV:
+            if (optarg != NULL && optarg[0] != '\0')
+                opts->csv_path = optarg;
+            else
+                csv_stdout = 1;
+            break;
+        case OPT_JSON:
+            if (optarg != NULL && optarg[0] != '\0')
+                opts->json_path = optarg;
+            else
+                json_stdout = 1;
+            break;
+        case 'h':
+            return BENCH_PARSE_HELP;
+        case ':':
+            return parse_error(err, err_size, "option '%s' needs a value", word);
+        default:
+            return parse_error(err, err_size,
+                               "unrecognized option '%s' (see cured bench --help)",
+                               word);
+        }
+    }
+    if (optind < argc)
+        return parse_error(err, err_size,
+                           "unexpected argument '%s' (files go as --csv=FILE, --json=FILE)",
+                           argv[optind]);
+    if (opts->min_log2 > opts->max_log2)
+        return parse_error(err, err_size, "--min-log2 %d is above --max-log2 %d",
+                           opts->min_log2, opts->max_log2);
+    if (csv_stdout && json_stdout)
+        return parse_error(err, err_size,
+                           "--csv and --json both on stdout: give one of them a file (--json=FILE)");
+    opts->stdout_format = csv_stdout    ? BENCH_FORMAT_CSV
+                          : json_stdout ? BENCH_FORMAT_JSON
+                                        : BENCH_FORMAT_TABLE;
+    return BENCH_PARSE_RUN;
+}
+
+void bench_print_usage(FILE *out)
+{
+    fprintf(out,
+"usage: cured bench [options]\n"
+"Times every catalogue kernel, CUB's DeviceReduce::Sum and a read-only\n"
+"streaming kernel (the practical ceiling) for n = 2^k elements on the GPU.\n"
+"Each time is one call including its launch: CUDA events, after warm-up, L2\n"
+"flushed before every run, the median of many runs.\n"
+"\n"
+"  --min-log2 K      smallest n = 2^K (default 10)\n"
+"  --max-log2 K      largest n = 2^K (default 30, at most %d)\n"
+"  --dtype T         f32 (default), f64, i32, i64, u32, u64\n"
+"  --kernels A,B,..  catalogue kernels to time (default: all; see cured list);\n"
+"                    cub and read are always timed\n"
+"  --runs N          timed runs per kernel and n, at least (default 20)\n"
+"  --target-ms MS    keep timing each kernel and n for this long (default 50);\n"
+"                    stop after 10x this once 5 runs are in\n"
+"  --block-size B    block size for the catalogue kernels (default 256)\n"
+"  --csv[=FILE]      CSV on stdout instead of the table, or also to FILE\n"
+"  --json[=FILE]     JSON on stdout instead of the table, or also to FILE\n"
+"  -h, --help        this help\n"
+"\n"
+"Columns: us = median microseconds per call; noise = interquartile range /\n"
+"median; GB/s = input bytes / median; %% read = read kernel's time / this\n"
+"time; x CUB = this time / CUB's time; check = result against CUB's.\n"
+"Progress goes to stderr. Exit status: 0, 1 (no GPU, CUDA error or a\n"
+"mismatch), 2 (bad options).\n",
+            MAX_LOG2);
+}

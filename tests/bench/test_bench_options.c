@@ -1,0 +1,193 @@
+/* test_bench_options.c - the command line of `cured bench`: defaults,
+ * every option, and one clear error line for each kind of bad input.
+ *
+ * CPU only.
+ */
+#include "bench_test.h"
+
+#include <string.h>
+
+#include "bench.h"
+
+/* Parses a NULL-terminated list of words after "bench" (copied, since
+ * getopt_long may permute argv). Returns the parse result; err is filled. */
+static int parse(bench_options *opts, char *err, size_t err_size, ...)
+{
+    char words[16][64];
+    char *argv[17];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, err_size);
+    snprintf(words[argc], sizeof words[argc], "bench");
+    argv[argc] = words[argc];
+    argc++;
+    for (const char *w; (w = va_arg(ap, const char *)) != NULL && argc < 16; argc++) {
+        snprintf(words[argc], sizeof words[argc], "%s", w);
+        argv[argc] = words[argc];
+    }
+    va_end(ap);
+    argv[argc] = NULL;
+    int r = bench_parse_options(argc, argv, opts, err, err_size);
+    /* paths point into words[]: keep only whether they were set */
+    if (opts->csv_path)
+        opts->csv_path = strcmp(opts->csv_path, "out.csv") == 0 ? "out.csv" : "?";
+    if (opts->json_path)
+        opts->json_path = strcmp(opts->json_path, "out.json") == 0 ? "out.json" : "?";
+    return r;
+}
+
+/* Expects a parse error whose message contains `needle`. */
+#define assert_error(needle, ...)                                              \
+    do {                                                                       \
+        bench_options o_;                                                      \
+        char e_[256] = "";                                                     \
+        assert_int_equal(parse(&o_, e_, sizeof e_, __VA_ARGS__, NULL),         \
+                         BENCH_PARSE_ERROR);                                   \
+        if (strstr(e_, needle) == NULL)                                        \
+            fail_msg("error '%s' lacks '%s'", e_, needle);                     \
+        assert_null(strchr(e_, '\n'));                                         \
+    } while (0)
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256] = "x";
+    assert_int_equal(parse(&o, err, sizeof err, NULL), BENCH_PARSE_RUN);
+    assert_string_equal(err, "");
+    assert_int_equal(o.min_log2, 10);
+    assert_int_equal(o.max_log2, 30);
+    assert_int_equal(o.dtype, CURED_F32);
+    /* every catalogue kernel */
+    int count = cured_catalogue_count();
+    assert_true(count >= 12 && count < 64);
+    assert_true(o.kernel_mask == ((uint64_t)1 << count) - 1);
+    assert_int_equal(o.block_size, 256);
+    assert_int_equal(o.min_runs, 20);
+    assert_near(o.target_ms, 50, 0);
+    assert_near(o.cap_ms, 500, 0);
+    assert_int_equal(o.max_runs, 1000);
+    assert_int_equal(o.stdout_format, BENCH_FORMAT_TABLE);
+    assert_null(o.csv_path);
+    assert_null(o.json_path);
+}
+
+static void test_every_option(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    assert_int_equal(parse(&o, err, sizeof err, "--min-log2", "12", "--max-log2=14",
+                           "--dtype", "i64", "--kernels", "shuffle,cub,divergent,read",
+                           "--runs", "7", "--target-ms", "2.5", "--block-size", "512",
+                           "--csv=out.csv", "--json", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.min_log2, 12);
+    assert_int_equal(o.max_log2, 14);
+    assert_int_equal(o.dtype, CURED_I64);
+    int shuffle, divergent;
+    assert_int_equal(cured_catalogue_find("shuffle", &shuffle), CURED_SUCCESS);
+    assert_int_equal(cured_catalogue_find("divergent", &divergent), CURED_SUCCESS);
+    assert_true(o.kernel_mask == (((uint64_t)1 << shuffle) | ((uint64_t)1 << divergent)));
+    assert_int_equal(o.min_runs, 7);
+    assert_near(o.target_ms, 2.5, 0);
+    assert_near(o.cap_ms, 25, 1e-12);
+    assert_int_equal(o.block_size, 512);
+    assert_string_equal(o.csv_path, "out.csv");
+    assert_null(o.json_path);
+    assert_int_equal(o.stdout_format, BENCH_FORMAT_JSON);
+}
+
+static void test_csv_on_stdout_and_json_to_a_file(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    assert_int_equal(parse(&o, err, sizeof err, "--csv", "--json=out.json", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.stdout_format, BENCH_FORMAT_CSV);
+    assert_null(o.csv_path);
+    assert_string_equal(o.json_path, "out.json");
+}
+
+static void test_anchors_alone_select_no_catalogue_kernel(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    assert_int_equal(parse(&o, err, sizeof err, "--kernels", "cub,read", NULL),
+                     BENCH_PARSE_RUN);
+    assert_true(o.kernel_mask == 0);
+}
+
+static void test_many_runs_raise_the_run_ceiling(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    assert_int_equal(parse(&o, err, sizeof err, "--runs", "5000", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.min_runs, 5000);
+    assert_int_equal(o.max_runs, 5000);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    assert_int_equal(parse(&o, err, sizeof err, "--help", NULL), BENCH_PARSE_HELP);
+    assert_int_equal(parse(&o, err, sizeof err, "-h", NULL), BENCH_PARSE_HELP);
+}
+
+static void test_bad_input_gives_one_clear_line(void **state)
+{
+    (void)state;
+    assert_error("unrecognized option '--frobnicate'", "--frobnicate");
+    assert_error("option '--runs' needs a value", "--runs");
+    assert_error("--runs: '0' is not an integer in [1, 100000]", "--runs", "0");
+    assert_error("--min-log2: 'ten' is not an integer", "--min-log2", "ten");
+    assert_error("--max-log2: '33' is not an integer in [0, 32]", "--max-log2", "33");
+    assert_error("--max-log2: '20x' is not an integer", "--max-log2", "20x");
+    assert_error("--min-log2 20 is above --max-log2 12", "--min-log2", "20",
+                 "--max-log2", "12");
+    assert_error("--dtype: unknown type 'f16'", "--dtype", "f16");
+    assert_error("--kernels: unknown kernel 'nope' (see cured list)", "--kernels",
+                 "shuffle,nope");
+    assert_error("--kernels: empty name in 'shuffle,,atomic'", "--kernels",
+                 "shuffle,,atomic");
+    assert_error("--kernels: empty name", "--kernels", "");
+    assert_error("--block-size: '48' is not a power of two", "--block-size", "48");
+    assert_error("--block-size: '2048' is not a power of two", "--block-size", "2048");
+    assert_error("--target-ms: '-1' is not a number", "--target-ms", "-1");
+    assert_error("--csv and --json both on stdout", "--csv", "--json");
+    assert_error("unexpected argument 'results.csv'", "--csv", "results.csv");
+    assert_error("unrecognized option '--help=yes'", "--help=yes");
+}
+
+static void test_parsing_again_starts_afresh(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    assert_int_equal(parse(&o, err, sizeof err, "--runs", NULL), BENCH_PARSE_ERROR);
+    assert_int_equal(parse(&o, err, sizeof err, "--runs", "3", NULL), BENCH_PARSE_RUN);
+    assert_int_equal(o.min_runs, 3);
+    assert_int_equal(parse(&o, err, sizeof err, NULL), BENCH_PARSE_RUN);
+    assert_int_equal(o.min_runs, 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_every_option),
+        cmocka_unit_test(test_csv_on_stdout_and_json_to_a_file),
+        cmocka_unit_test(test_anchors_alone_select_no_catalogue_kernel),
+        cmocka_unit_test(test_many_runs_raise_the_run_ceiling),
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_bad_input_gives_one_clear_line),
+        cmocka_unit_test(test_parsing_again_starts_afresh),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
