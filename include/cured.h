@@ -3,13 +3,16 @@
  * defines: cured_status, cured_dtype, cured_kernel_info, cured_status_string,
  *          cured_dtype_name, cured_dtype_size, cured_dtype_from_name,
  *          cured_catalogue_count, cured_catalogue_entry, cured_catalogue_find,
- *          cured_catalogue_temp_bytes, cured_catalogue_run
+ *          cured_launch, cured_plan, cured_catalogue_temp_bytes,
+ *          cured_catalogue_plan, cured_catalogue_run
  *
  * The catalogue is the teaching sequence of reduction kernels (divergent ...
  * single_pass) as real GPU kernels. Every run function takes device pointers
  * and a CUDA stream, returns a cured_status, never prints and never exits.
- * The listing functions (count, entry, find, names, strings) are pure C and
- * work on machines without CUDA; the run functions need the CUDA build.
+ * The listing functions (count, entry, find, names, strings) and
+ * cured_catalogue_temp_bytes are pure C and work on machines without CUDA;
+ * cured_catalogue_plan and cured_catalogue_run need the CUDA build (without
+ * it they validate their arguments, then answer CURED_ERROR_NO_CUDA).
  */
 #ifndef CURED_H
 #define CURED_H
@@ -85,20 +88,74 @@ const cured_kernel_info *cured_catalogue_entry(int index);
  * Returns CURED_ERROR_NULL_POINTER or CURED_ERROR_UNKNOWN_KERNEL. */
 cured_status cured_catalogue_find(const char *name, int *index);
 
+/* The first CURED_TEMP_STATE_BYTES bytes of every scratch space are state
+ * that must be zero when a call starts (single_pass's ticket counter); the
+ * partial sums of the passes lie beyond them. */
+#define CURED_TEMP_STATE_BYTES 256
+
 /* Scratch space (bytes) that cured_catalogue_run needs for this kernel,
- * dtype, n and block size; stores it in *bytes (0 is possible).
- * Scratch space must be zero-filled before its first use (cudaMemset);
- * every kernel leaves it zero-filled again, so it can be reused. */
+ * dtype, n and block size; stores it in *bytes (0 is possible: then d_temp
+ * may be NULL). The size does not depend on the device. Pure C: works
+ * without CUDA and without a GPU.
+ * Zero-fill the scratch space once before its first use (cudaMemset). Every
+ * call leaves the state it needs zero again (the first
+ * CURED_TEMP_STATE_BYTES bytes: single_pass re-arms its counter), so one
+ * buffer serves any number of later calls, of any kernel, dtype, n and block
+ * size it is large enough for, with no other memset. The bytes beyond hold
+ * intermediate partial sums and carry nothing from one call to the next.
+ * Calls that share scratch space must not run concurrently.
+ * Returns CURED_ERROR_NULL_POINTER (bytes), CURED_ERROR_UNKNOWN_KERNEL,
+ * CURED_ERROR_UNSUPPORTED_TYPE, CURED_ERROR_INVALID_BLOCK_SIZE or
+ * CURED_ERROR_SIZE_TOO_LARGE (n > the kernel's max_n); *bytes is untouched
+ * on an error. */
 cured_status cured_catalogue_temp_bytes(int kernel, cured_dtype dtype,
                                         uint64_t n, int block_size,
                                         size_t *bytes);
 
+/* What cured_catalogue_run launches, in order, on the caller's stream. */
+#define CURED_MAX_LAUNCHES 8
+
+typedef struct cured_launch {
+    uint64_t n;          /* elements this launch reads */
+    uint64_t grid;       /* blocks (gridDim.x) */
+    int block;           /* threads per block (blockDim.x) */
+    size_t shared_bytes; /* dynamic shared memory per block */
+} cured_launch;
+
+typedef struct cured_plan {
+    int zero_output; /* 1: *d_out is zeroed (cudaMemsetAsync) before launch 0 */
+    int launches;    /* 0 (n == 0: d_out is only zeroed) .. CURED_MAX_LAUNCHES */
+    cured_launch launch[CURED_MAX_LAUNCHES];
+} cured_plan;
+
+/* Fills *plan with the launches cured_catalogue_run makes for these
+ * arguments on the current device: block-level kernels run one launch per
+ * pass until one value is left, each launch reading the previous one's
+ * partial sums (launch[k+1].n == launch[k].grid); two_pass makes two
+ * launches, atomic and single_pass one. Grid sizes of multi_elem, shuffle
+ * and the grid-level kernels depend on the device's multiprocessors.
+ * Launches nothing and allocates nothing. Returns the errors of
+ * cured_catalogue_temp_bytes (CURED_ERROR_NULL_POINTER for plan),
+ * CURED_ERROR_CUDA when the device cannot be queried, CURED_ERROR_NO_CUDA in
+ * a build without CUDA; *plan is untouched on an error. */
+cured_status cured_catalogue_plan(int kernel, cured_dtype dtype, uint64_t n,
+                                  int block_size, cured_plan *plan);
+
 /* Sums d_in[0..n) into *d_out (one element of dtype, device memory) with
- * catalogue kernel `kernel`, asynchronously on `stream`. n == 0 writes 0.
- * Integer sums wrap modulo 2^bits. Validates every argument before touching
- * the device; on an error status nothing has been launched or written.
+ * catalogue kernel `kernel`, asynchronously on `stream`, on the current
+ * device (which must own the pointers and the stream). n == 0 writes 0.
+ * Integer sums wrap modulo 2^bits. d_in may be NULL only when n == 0;
+ * d_temp (from cudaMalloc, zero-filled once: see temp_bytes) may be NULL
+ * only when temp_bytes() asked for 0 bytes. d_out must not lie in d_in or
+ * in the scratch space.
+ * Validates every argument before touching the device; on an error status
+ * nothing has been launched or written: CURED_ERROR_NULL_POINTER,
+ * CURED_ERROR_UNKNOWN_KERNEL, CURED_ERROR_UNSUPPORTED_TYPE,
+ * CURED_ERROR_INVALID_BLOCK_SIZE, CURED_ERROR_SIZE_TOO_LARGE (n > max_n),
+ * CURED_ERROR_TEMP_TOO_SMALL, CURED_ERROR_NO_CUDA (build without CUDA).
  * CURED_ERROR_CUDA means a CUDA call or launch failed (the stream's state is
- * then whatever CUDA left it in). */
+ * then whatever CUDA left it in; an error an earlier call left pending in
+ * the CUDA runtime is reported, and cleared, here too). */
 cured_status cured_catalogue_run(int kernel, cured_dtype dtype,
                                  const void *d_in, uint64_t n, void *d_out,
                                  int block_size, void *d_temp,

@@ -7,13 +7,22 @@
  * src/kernels/, in the same order.
  */
 #include "cured.h"
+#include "dispatch.h"
 
 #include <string.h>
 
-/* Kernels that index with 32-bit unsigned ints (the classic, block-level
- * ones, as Harris wrote them) stop where the index of the last element of
- * the last tile would wrap. Grid-scale kernels index with 64 bits. */
+/* Kernels that index with 32-bit unsigned ints (the block-level ones, as
+ * Harris wrote them) take n as an unsigned int, so n < 2^32. Their tiles (B
+ * or 2B elements, powers of two) divide 2^32, so the last tile ends at or
+ * before 2^32 and no index, nor i + blockDim.x in first_add's load, wraps.
+ * The two with a grid-stride loop (multi_elem, shuffle) also compute
+ * i + stride with i < n; the dispatch keeps their grid to at most
+ * CURED_GRID_THREADS_MAX threads, so the stride is at most 2^21 elements
+ * (two per thread) resp. 2^20, and n is kept that far below 2^32.
+ * Grid-scale kernels index with 64 bits. */
 #define CLASSIC_MAX_N ((uint64_t)UINT32_MAX)
+#define MULTI_ELEM_MAX_N (((uint64_t)1 << 32) - 2 * (uint64_t)CURED_GRID_THREADS_MAX)
+#define SHUFFLE_MAX_N (((uint64_t)1 << 32) - (uint64_t)CURED_GRID_THREADS_MAX)
 #define GRID_MAX_N ((uint64_t)1 << 62)
 
 static const cured_kernel_info catalogue[] = {
@@ -32,9 +41,9 @@ static const cured_kernel_info catalogue[] = {
     {"unrolled", "block size a compile-time constant: the whole tree unrolled",
      CURED_LEVEL_BLOCK, CLASSIC_MAX_N, 0},
     {"multi_elem", "several elements per thread (Brent): a grid sized to the GPU",
-     CURED_LEVEL_BLOCK, CLASSIC_MAX_N, 0},
+     CURED_LEVEL_BLOCK, MULTI_ELEM_MAX_N, 0},
     {"shuffle", "warp shuffles: warp -> shared memory -> warp hybrid block reduce",
-     CURED_LEVEL_BLOCK, CLASSIC_MAX_N, 0},
+     CURED_LEVEL_BLOCK, SHUFFLE_MAX_N, 0},
     {"two_pass", "grid scale: per-block partials, then one block sums them",
      CURED_LEVEL_GRID, GRID_MAX_N, 0},
     {"atomic", "grid scale: one atomicAdd per block into the result",

@@ -1,24 +1,20 @@
-/* run_nocuda.c - the run functions of a libcured built without CUDA.
+/* run_nocuda.c - the device functions of a libcured built without CUDA.
  *
- * defines: cured_catalogue_temp_bytes, cured_catalogue_run
+ * defines: cured_catalogue_plan, cured_catalogue_run
  *
  * Arguments are still validated (so callers see the same errors for bad
  * input); valid calls answer CURED_ERROR_NO_CUDA.
  */
 #include "cured.h"
+#include "dispatch.h"
 
-cured_status cured_catalogue_temp_bytes(int kernel, cured_dtype dtype,
-                                        uint64_t n, int block_size,
-                                        size_t *bytes)
+cured_status cured_catalogue_plan(int kernel, cured_dtype dtype, uint64_t n,
+                                  int block_size, cured_plan *plan)
 {
-    (void)n;
-    (void)block_size;
-    (void)dtype;
-    if (bytes == NULL)
+    if (plan == NULL)
         return CURED_ERROR_NULL_POINTER;
-    if (cured_catalogue_entry(kernel) == NULL)
-        return CURED_ERROR_UNKNOWN_KERNEL;
-    return CURED_ERROR_NO_CUDA;
+    cured_status status = cured_dispatch_check_shape(kernel, dtype, n, block_size);
+    return status != CURED_SUCCESS ? status : CURED_ERROR_NO_CUDA;
 }
 
 cured_status cured_catalogue_run(int kernel, cured_dtype dtype,
@@ -26,15 +22,8 @@ cured_status cured_catalogue_run(int kernel, cured_dtype dtype,
                                  int block_size, void *d_temp,
                                  size_t temp_bytes, cured_stream stream)
 {
-    (void)dtype;
-    (void)n;
-    (void)block_size;
-    (void)d_temp;
-    (void)temp_bytes;
     (void)stream;
-    if (d_out == NULL || (d_in == NULL && n > 0))
-        return CURED_ERROR_NULL_POINTER;
-    if (cured_catalogue_entry(kernel) == NULL)
-        return CURED_ERROR_UNKNOWN_KERNEL;
-    return CURED_ERROR_NO_CUDA;
+    cured_status status = cured_dispatch_check(kernel, dtype, d_in, n, d_out,
+                                               block_size, d_temp, temp_bytes);
+    return status != CURED_SUCCESS ? status : CURED_ERROR_NO_CUDA;
 }

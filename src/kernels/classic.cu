@@ -1,0 +1,455 @@
+/* classic.cu - the block-level kernels of the catalogue, 1 to 9: Harris's
+ * "Optimizing Parallel Reduction in CUDA" sequence and lesson 44's shuffle.
+ *
+ * defines: divergent_kernel, strided_kernel, sequential_kernel,
+ *          first_add_kernel, unroll_warp_kernel, unroll_warp_sync_kernel,
+ *          unrolled_kernel, multi_elem_kernel, shuffle_kernel,
+ *          cured_classic_function
+ *
+ * Read it top to bottom: each kernel has a note saying what it changes from
+ * the one before and what that costs. The counts in the notes use the seed
+ * page's conventions, for one block of B threads on a full tile: a tree step
+ * counts 3 shared accesses per adding thread (two reads, one write) and one
+ * barrier; the load into shared memory, the barrier after it and the final
+ * read are not counted; the bank-conflict degree is over the words written;
+ * a divergent warp has 1 to 31 active lanes. For B = 64 the first three give
+ * the seed page's table: 189 accesses, 6 barriers.
+ *
+ * Every kernel here has the same parameters and the same job:
+ *     (const T *in, T *out, unsigned n)
+ * reads in[0, n), writes the sum of its block's share to out[blockIdx.x].
+ * The host runs the same kernel again on the partial sums until one value is
+ * left (src/lib/run.cu). Indexes are 32-bit unsigned, as Harris's were; the
+ * catalogue's max_n per kernel (src/lib/catalogue.c) keeps them from
+ * wrapping. Blocks are one-dimensional, a power of two from 32 to 1024
+ * threads. Any n works, not only multiples of the tile: threads past the end
+ * contribute the identity (0). T is float, double, int, long long, unsigned
+ * or unsigned long long; integers wrap (sum_op in warp.cuh).
+ *
+ * The PTX of all of them: nvcc -arch=sm_90 -ptx -lineinfo catalogue.cu
+ * (the build's target cured_catalogue_ptx); docs/kernels.md lists the names.
+ */
+#include "block.cuh"
+#include "kernels.h"
+#include "warp.cuh"
+
+// ----------------------------------------------------------------------------
+// 1. divergent: the interleaved tree
+
+/* The starting point. Each thread loads one element into shared memory; then
+ * log2(B) steps, the stride s doubling: threads whose id is a multiple of 2s
+ * add the element s to their right. `tid % (2*s) == 0` picks threads spread
+ * out across every warp, so in the first step every warp runs with half its
+ * lanes masked off, and every warp keeps running, mostly idle, for steps
+ * that only a few of its threads need. `%` is slow too.
+ * Costs: 3(B-1) shared accesses, log2(B) barriers, no bank conflicts (the
+ * words written within a warp are distinct banks), B/32 of B/32 warps
+ * divergent in the first step.
+ * Launch: grid ceil(n/B), dynamic shared B*sizeof(T). */
+template <typename T>
+__global__ void divergent_kernel(const T *in, T *out, unsigned n)
+{
+    T *sdata = block_shared<T>();
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+
+    sdata[tid] = i < n ? in[i] : sum_op::identity<T>();
+    __syncthreads();
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        if (tid % (2 * s) == 0)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + s]);
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+// ----------------------------------------------------------------------------
+// 2. strided: packed threads, strided words
+
+/* Same tree, same pairs, but the work goes to the first threads: thread tid
+ * works on index 2*s*tid. The adding threads are now packed at the front, so
+ * whole warps drop out together and divergence is gone until fewer than 32
+ * threads add (Harris: 2.33x). The price moves to shared memory: a warp's
+ * lanes write words 2s apart, and words 32 apart share a bank, so a full
+ * warp of adders at stride 2s collides gcd(2s, 32) ways.
+ * Costs: 3(B-1) accesses, log2(B) barriers, worst bank conflict B/32-way
+ * (2-way for 64 threads, 32-way for 1024), 0 of B/64 warps divergent in the
+ * first step (B >= 64).
+ * Launch: grid ceil(n/B), dynamic shared B*sizeof(T). */
+template <typename T>
+__global__ void strided_kernel(const T *in, T *out, unsigned n)
+{
+    T *sdata = block_shared<T>();
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+
+    sdata[tid] = i < n ? in[i] : sum_op::identity<T>();
+    __syncthreads();
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        unsigned index = 2 * s * tid;
+        if (index < blockDim.x)
+            sdata[index] = sum_op::apply(sdata[index], sdata[index + s]);
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+// ----------------------------------------------------------------------------
+// 3. sequential: packed threads, consecutive words
+
+/* Turn the tree around: the stride s starts at B/2 and halves, and thread
+ * tid < s adds element tid + s. Adders are packed (no divergence until
+ * s < 32) and a warp reads and writes consecutive words (no conflicts).
+ * The first step adds the second half of the block onto the first
+ * (Harris: 2.01x). Still, half the threads never add anything: they only
+ * loaded one element.
+ * Costs: 3(B-1) accesses, log2(B) barriers, no bank conflicts, 0 of B/64
+ * warps divergent in the first step; the last 5 steps run in warp 0 alone,
+ * with 16, 8, 4, 2 and 1 of its lanes.
+ * Launch: grid ceil(n/B), dynamic shared B*sizeof(T). */
+template <typename T>
+__global__ void sequential_kernel(const T *in, T *out, unsigned n)
+{
+    T *sdata = block_shared<T>();
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+
+    sdata[tid] = i < n ? in[i] : sum_op::identity<T>();
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + s]);
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+// ----------------------------------------------------------------------------
+// 4. first_add: the first step during the load
+
+/* Each block now covers 2B elements: every thread loads two, 2B*blockIdx +
+ * tid and that + B, and adds them on the way into shared memory. Half as
+ * many blocks, every thread does an add, and the tree is the sequential one
+ * (Harris: 1.78x). This load is shared by kernels 5 and 6.
+ * Costs per block: 3(B-1) accesses and log2(B) barriers as sequential, now
+ * for 2B elements, so half per element; no conflicts; no divergence in the
+ * first tree step.
+ * Launch: grid ceil(n/(2B)), dynamic shared B*sizeof(T). */
+template <typename T>
+__device__ T first_add_load(const T *in, unsigned n)
+{
+    unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    T v = i < n ? in[i] : sum_op::identity<T>();
+    if (i + blockDim.x < n)
+        v = sum_op::apply(v, in[i + blockDim.x]);
+    return v;
+}
+
+template <typename T>
+__global__ void first_add_kernel(const T *in, T *out, unsigned n)
+{
+    T *sdata = block_shared<T>();
+    unsigned tid = threadIdx.x;
+
+    sdata[tid] = first_add_load(in, n);
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + s]);
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+// ----------------------------------------------------------------------------
+// 5. unroll_warp: the last warp without barriers, the old way (UNSAFE)
+
+/* An EXHIBIT of a hazard, kept because it was the textbook code for a decade.
+ * Once s <= 32 only warp 0 works, and a warp used to execute in lockstep, so
+ * Harris dropped the barriers and the `if (tid < s)` for the last six steps:
+ * all 32 lanes run each line, the shared array read through `volatile` so
+ * every value goes to memory and back (Harris: 1.8x). Nothing in CUDA ever
+ * promised that lockstep: since Volta each thread has its own program
+ * counter and lane 5 may read sdata[21] before or after lane 21 writes it.
+ * Lanes 16..31 write words that lanes 0..15 read in the same step: a race
+ * that compute-sanitizer racecheck reports. It happens to give right sums on
+ * today's GPUs, which is what makes it dangerous. Use kernel 6.
+ * The lanes above s compute values nobody uses, so the last warp reads up
+ * to sdata[63]: the block's shared memory has max(B, 64) elements and a
+ * 32-thread block fills the top half with the identity.
+ * Costs: 3(B-64) accesses and log2(B)-6 barriers in the tree (none for 64
+ * threads), then 6 steps x 32 lanes x 3 = 576 accesses and no barrier: more
+ * shared traffic than the tree's 189 for the same 6 levels, traded for six
+ * barriers and the divergent `if`. No bank conflicts, no divergence.
+ * Launch: grid ceil(n/(2B)), dynamic shared max(B, 64)*sizeof(T). */
+template <typename T>
+__device__ void warp_tail_unsafe(volatile T *sdata, unsigned tid)
+{
+    sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 32]);
+    sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 16]);
+    sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 8]);
+    sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 4]);
+    sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 2]);
+    sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 1]);
+}
+
+template <typename T>
+__global__ void unroll_warp_kernel(const T *in, T *out, unsigned n)
+{
+    T *sdata = block_shared<T>();
+    unsigned tid = threadIdx.x;
+
+    sdata[tid] = first_add_load(in, n);
+    if (blockDim.x < 64)
+        sdata[tid + 32] = sum_op::identity<T>();
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
+        if (tid < s)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + s]);
+        __syncthreads();
+    }
+    if (tid < 32)
+        warp_tail_unsafe<T>(sdata, tid);
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+// ----------------------------------------------------------------------------
+// 6. unroll_warp_sync: the same, made correct with __syncwarp
+
+/* Kernel 5's correct twin, the fix NVIDIA's "Using CUDA Warp-Level
+ * Primitives" gives: each lane keeps its running sum in a register, reads
+ * its partner's word, __syncwarp(), writes its own word, __syncwarp(). The
+ * two warp barriers per step order every read before the writes that follow
+ * it and every write before the reads of the next step, so there is no race
+ * and no `volatile`. A __syncwarp costs far less than a __syncthreads.
+ * Costs: the tree as kernel 5, then 32 lanes x (1 + 6 x 2) = 416 shared
+ * accesses (the running sum stays in a register) and 12 __syncwarp; no bank
+ * conflicts, no divergence.
+ * Launch: grid ceil(n/(2B)), dynamic shared max(B, 64)*sizeof(T). */
+template <typename T>
+__device__ T warp_tail_sync(T *sdata, unsigned tid)
+{
+    T v = sdata[tid];
+#pragma unroll
+    for (unsigned s = 32; s > 0; s >>= 1) {
+        v = sum_op::apply(v, sdata[tid + s]);
+        __syncwarp();
+        sdata[tid] = v;
+        __syncwarp();
+    }
+    return v;
+}
+
+template <typename T>
+__global__ void unroll_warp_sync_kernel(const T *in, T *out, unsigned n)
+{
+    T *sdata = block_shared<T>();
+    unsigned tid = threadIdx.x;
+
+    sdata[tid] = first_add_load(in, n);
+    if (blockDim.x < 64)
+        sdata[tid + 32] = sum_op::identity<T>();
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
+        if (tid < s)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + s]);
+        __syncthreads();
+    }
+    if (tid < 32) {
+        T v = warp_tail_sync(sdata, tid);
+        if (tid == 0)
+            out[blockIdx.x] = v;
+    }
+}
+
+// ----------------------------------------------------------------------------
+// 7. unrolled: the block size known at compile time
+
+/* With the block size a template parameter the loop disappears: each step is
+ * an `if (BLOCK >= ...)` the compiler resolves, so no loop counter, no
+ * compare-and-branch per step, no shift (Harris: 1.41x). The host picks the
+ * instance that matches the launch (32, 64, ..., 1024); blockDim.x must
+ * equal BLOCK. The memory traffic is kernel 6's: what changes is
+ * instructions, which is what a memory-light tree is short of.
+ * Costs: as kernel 6. Launch: grid ceil(n/(2B)), block BLOCK, dynamic
+ * shared max(B, 64)*sizeof(T). */
+template <typename T, unsigned BLOCK>
+__device__ T block_tree_unrolled(T *sdata, unsigned tid)
+{
+    if (BLOCK >= 1024) {
+        if (tid < 512)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 512]);
+        __syncthreads();
+    }
+    if (BLOCK >= 512) {
+        if (tid < 256)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 256]);
+        __syncthreads();
+    }
+    if (BLOCK >= 256) {
+        if (tid < 128)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 128]);
+        __syncthreads();
+    }
+    if (BLOCK >= 128) {
+        if (tid < 64)
+            sdata[tid] = sum_op::apply(sdata[tid], sdata[tid + 64]);
+        __syncthreads();
+    }
+    T v = sum_op::identity<T>();
+    if (tid < 32)
+        v = warp_tail_sync(sdata, tid);
+    return v;
+}
+
+template <typename T, unsigned BLOCK>
+__global__ void unrolled_kernel(const T *in, T *out, unsigned n)
+{
+    T *sdata = block_shared<T>();
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * (BLOCK * 2) + tid;
+
+    T v = i < n ? in[i] : sum_op::identity<T>();
+    if (i + BLOCK < n)
+        v = sum_op::apply(v, in[i + BLOCK]);
+    sdata[tid] = v;
+    if (BLOCK < 64)
+        sdata[tid + 32] = sum_op::identity<T>();
+    __syncthreads();
+    v = block_tree_unrolled<T, BLOCK>(sdata, tid);
+    if (tid == 0)
+        out[blockIdx.x] = v;
+}
+
+// ----------------------------------------------------------------------------
+// 8. multi_elem: many elements per thread (Brent)
+
+/* Brent's theorem in practice: give each thread many elements to add
+ * serially before the tree, so the tree's cost (barriers, idle threads) is
+ * paid once per many elements instead of once per 2B. The grid is sized to
+ * fill the GPU once (a few blocks per multiprocessor) and each block walks
+ * the array with a grid-sized stride, two elements per trip as kernel 4,
+ * so every warp's loads stay coalesced (Harris: 1.42x). Then kernel 7's
+ * tree. A trip adds to a running sum, so a thread's chain of additions is
+ * as long as its share: more rounding in floats than a pure tree.
+ * The stride is 32-bit: the host keeps n + 2*B*gridDim.x <= 2^32.
+ * Costs per block: kernel 7's, once for about n/gridDim.x elements.
+ * Launch: grid min(ceil(n/(2B)), resident blocks), block BLOCK, dynamic
+ * shared max(B, 64)*sizeof(T). */
+template <typename T, unsigned BLOCK>
+__global__ void multi_elem_kernel(const T *in, T *out, unsigned n)
+{
+    T *sdata = block_shared<T>();
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * (BLOCK * 2) + tid;
+    unsigned grid_stride = BLOCK * 2 * gridDim.x;
+
+    T v = sum_op::identity<T>();
+    while (i < n) {
+        v = sum_op::apply(v, in[i]);
+        if (i + BLOCK < n)
+            v = sum_op::apply(v, in[i + BLOCK]);
+        i += grid_stride;
+    }
+    sdata[tid] = v;
+    if (BLOCK < 64)
+        sdata[tid + 32] = sum_op::identity<T>();
+    __syncthreads();
+    v = block_tree_unrolled<T, BLOCK>(sdata, tid);
+    if (tid == 0)
+        out[blockIdx.x] = v;
+}
+
+// ----------------------------------------------------------------------------
+// 9. shuffle: warp shuffles, the hybrid block sum
+
+/* Lesson 44: inside a warp, __shfl_down_sync reads another lane's register,
+ * so a warp sums its 32 values in 5 shuffles with no shared memory and no
+ * barrier. The block sum is the hybrid one (block_sum in block.cuh): warps
+ * sum, lane 0 of each writes one value, one barrier, warp 0 sums those.
+ * The load is a grid-stride loop, one element per trip, so a block of B
+ * threads over B values (the seed page's 64) loads one value per thread.
+ * Costs: per block 2 shared accesses per warp (4 for 64 threads), 1
+ * barrier, 5 shuffles per warp and 5 in warp 0, no bank conflicts, no
+ * divergence but warp 0's last round (lanes below the number of warps).
+ * The stride is 32-bit: the host keeps n + B*gridDim.x <= 2^32.
+ * Launch: grid min(ceil(n/B), resident blocks), no dynamic shared memory
+ * (32 warp sums in static shared memory). */
+template <typename T>
+__global__ void shuffle_kernel(const T *in, T *out, unsigned n)
+{
+    __shared__ T warp_sums[32];
+    unsigned grid_stride = blockDim.x * gridDim.x;
+
+    T v = sum_op::identity<T>();
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += grid_stride)
+        v = sum_op::apply(v, in[i]);
+    v = block_sum(v, warp_sums);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = v;
+}
+
+// ----------------------------------------------------------------------------
+// Launchers: the host's table of instances
+
+/* unrolled_kernel<T, block_size> or multi_elem_kernel<T, block_size>, or
+ * NULL for a block size that has no instance. */
+template <typename T>
+static const void *block_size_instance(cured_kernel_id id, int block_size)
+{
+#define CURED_INSTANCE(B)                                                    \
+    case B:                                                                  \
+        return id == CURED_K_UNROLLED ? (const void *)unrolled_kernel<T, B>  \
+                                      : (const void *)multi_elem_kernel<T, B>
+    switch (block_size) {
+        CURED_INSTANCE(32);
+        CURED_INSTANCE(64);
+        CURED_INSTANCE(128);
+        CURED_INSTANCE(256);
+        CURED_INSTANCE(512);
+        CURED_INSTANCE(1024);
+    }
+#undef CURED_INSTANCE
+    return NULL;
+}
+
+/* The instance of block-level kernel `id` for element type T, or NULL.
+ * Taking each address instantiates the template, so this table is also what
+ * puts every kernel in the PTX. */
+template <typename T>
+static const void *classic_instance(cured_kernel_id id, int block_size)
+{
+    switch (id) {
+    case CURED_K_DIVERGENT: return (const void *)divergent_kernel<T>;
+    case CURED_K_STRIDED: return (const void *)strided_kernel<T>;
+    case CURED_K_SEQUENTIAL: return (const void *)sequential_kernel<T>;
+    case CURED_K_FIRST_ADD: return (const void *)first_add_kernel<T>;
+    case CURED_K_UNROLL_WARP: return (const void *)unroll_warp_kernel<T>;
+    case CURED_K_UNROLL_WARP_SYNC:
+        return (const void *)unroll_warp_sync_kernel<T>;
+    case CURED_K_UNROLLED:
+    case CURED_K_MULTI_ELEM: return block_size_instance<T>(id, block_size);
+    case CURED_K_SHUFFLE: return (const void *)shuffle_kernel<T>;
+    default: return NULL;
+    }
+}
+
+extern "C" const void *cured_classic_function(cured_kernel_id id,
+                                              cured_dtype dtype, int block_size)
+{
+    switch (dtype) {
+    case CURED_F32: return classic_instance<float>(id, block_size);
+    case CURED_F64: return classic_instance<double>(id, block_size);
+    case CURED_I32: return classic_instance<int>(id, block_size);
+    case CURED_I64: return classic_instance<long long>(id, block_size);
+    case CURED_U32: return classic_instance<unsigned>(id, block_size);
+    case CURED_U64: return classic_instance<unsigned long long>(id, block_size);
+    default: return NULL;
+    }
+}

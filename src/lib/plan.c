@@ -1,0 +1,222 @@
+/* plan.c - the dispatch's arithmetic: argument checks, launch plans and
+ * scratch sizes of the catalogue kernels (pure C, no CUDA).
+ *
+ * defines: cured_dispatch_check_shape, cured_dispatch_check,
+ *          cured_dispatch_plan, cured_dispatch_layout,
+ *          cured_catalogue_temp_bytes
+ *
+ * A plan is the list of launches a call makes. Block-level kernels leave one
+ * partial sum per block, so the dispatch runs the same kernel on the partial
+ * sums until one value is left, as Harris did; grid-level kernels finish in
+ * one launch (two for two_pass). The launch shapes here must match the
+ * notes above the kernels in src/kernels/ (docs/kernels.md sums them up).
+ */
+#include "dispatch.h"
+
+#include "kernels.h"
+
+#include <string.h>
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+static size_t align256(size_t bytes)
+{
+    return (bytes + 255) / 256 * 256;
+}
+
+static int is_block_size(int block_size)
+{
+    return block_size >= 32 && block_size <= 1024 &&
+           (block_size & (block_size - 1)) == 0;
+}
+
+cured_status cured_dispatch_check_shape(int kernel, cured_dtype dtype,
+                                        uint64_t n, int block_size)
+{
+    const cured_kernel_info *info = cured_catalogue_entry(kernel);
+    if (info == NULL)
+        return CURED_ERROR_UNKNOWN_KERNEL;
+    if (cured_dtype_size(dtype) == 0)
+        return CURED_ERROR_UNSUPPORTED_TYPE;
+    if (!is_block_size(block_size))
+        return CURED_ERROR_INVALID_BLOCK_SIZE;
+    if (n > info->max_n)
+        return CURED_ERROR_SIZE_TOO_LARGE;
+    return CURED_SUCCESS;
+}
+
+cured_status cured_catalogue_temp_bytes(int kernel, cured_dtype dtype,
+                                        uint64_t n, int block_size,
+                                        size_t *bytes)
+{
+    if (bytes == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    cured_status status = cured_dispatch_check_shape(kernel, dtype, n, block_size);
+    if (status != CURED_SUCCESS)
+        return status;
+    cured_plan plan;
+    cured_temp_layout layout;
+    cured_dispatch_plan(kernel, dtype, n, block_size, NULL, &plan);
+    cured_dispatch_layout(kernel, dtype, &plan, &layout);
+    *bytes = layout.total;
+    return CURED_SUCCESS;
+}
+
+cured_status cured_dispatch_check(int kernel, cured_dtype dtype,
+                                  const void *d_in, uint64_t n,
+                                  const void *d_out, int block_size,
+                                  const void *d_temp, size_t temp_bytes)
+{
+    if (d_out == NULL || (d_in == NULL && n > 0))
+        return CURED_ERROR_NULL_POINTER;
+    size_t needed = 0;
+    cured_status status =
+        cured_catalogue_temp_bytes(kernel, dtype, n, block_size, &needed);
+    if (status != CURED_SUCCESS)
+        return status;
+    if (needed > 0 && d_temp == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    if (temp_bytes < needed)
+        return CURED_ERROR_TEMP_TOO_SMALL;
+    return CURED_SUCCESS;
+}
+
+/* Blocks of block_size threads that fill the device once, at most
+ * CURED_GRID_THREADS_MAX threads; the cap alone when dev is NULL. */
+static uint64_t resident_blocks(const cured_device_shape *dev, int block_size)
+{
+    uint64_t cap = CURED_GRID_THREADS_MAX / (unsigned)block_size;
+    if (dev == NULL)
+        return cap;
+    uint64_t per_sm = (uint64_t)(dev->max_threads_per_sm / block_size);
+    if (dev->max_blocks_per_sm > 0 && per_sm > (uint64_t)dev->max_blocks_per_sm)
+        per_sm = (uint64_t)dev->max_blocks_per_sm;
+    uint64_t blocks = per_sm * (uint64_t)(dev->sm_count > 0 ? dev->sm_count : 1);
+    if (blocks == 0)
+        blocks = 1;
+    return min_u64(blocks, cap);
+}
+
+/* Blocks of one launch of kernel `id` over n elements. */
+static uint64_t grid_size(cured_kernel_id id, uint64_t n, int block_size,
+                          const cured_device_shape *dev)
+{
+    uint64_t b = (uint64_t)block_size;
+    switch (id) {
+    case CURED_K_DIVERGENT:
+    case CURED_K_STRIDED:
+    case CURED_K_SEQUENTIAL:
+        return ceil_div(n, b);
+    case CURED_K_FIRST_ADD:
+    case CURED_K_UNROLL_WARP:
+    case CURED_K_UNROLL_WARP_SYNC:
+    case CURED_K_UNROLLED:
+        return ceil_div(n, 2 * b);
+    case CURED_K_MULTI_ELEM:
+        return min_u64(ceil_div(n, 2 * b), resident_blocks(dev, block_size));
+    default: /* shuffle and the grid-level kernels: one element per trip */
+        return min_u64(ceil_div(n, b), resident_blocks(dev, block_size));
+    }
+}
+
+/* Dynamic shared memory of kernel `id`: a tile of the block for the
+ * shared-memory trees, at least 64 elements for those whose last warp reads
+ * up to element 63; none for the shuffle-based kernels. */
+static size_t shared_bytes(cured_kernel_id id, int block_size, size_t elem)
+{
+    switch (id) {
+    case CURED_K_DIVERGENT:
+    case CURED_K_STRIDED:
+    case CURED_K_SEQUENTIAL:
+    case CURED_K_FIRST_ADD:
+        return (size_t)block_size * elem;
+    case CURED_K_UNROLL_WARP:
+    case CURED_K_UNROLL_WARP_SYNC:
+    case CURED_K_UNROLLED:
+    case CURED_K_MULTI_ELEM:
+        return (size_t)(block_size < 64 ? 64 : block_size) * elem;
+    default:
+        return 0;
+    }
+}
+
+static void add_launch(cured_plan *plan, uint64_t n, uint64_t grid,
+                       int block_size, size_t shared)
+{
+    cured_launch *l = &plan->launch[plan->launches++];
+    l->n = n;
+    l->grid = grid;
+    l->block = block_size;
+    l->shared_bytes = shared;
+}
+
+void cured_dispatch_plan(int kernel, cured_dtype dtype, uint64_t n,
+                         int block_size, const cured_device_shape *dev,
+                         cured_plan *plan)
+{
+    cured_kernel_id id = (cured_kernel_id)kernel;
+    size_t shared = shared_bytes(id, block_size, cured_dtype_size(dtype));
+
+    memset(plan, 0, sizeof *plan);
+    if (n == 0) {
+        plan->zero_output = 1;
+        return;
+    }
+    if (cured_catalogue_entry(kernel)->level == CURED_LEVEL_BLOCK) {
+        /* Each pass shrinks the count by at least 2B (B for divergent,
+         * strided, sequential; B >= 32): 2^32 values take at most 7. */
+        uint64_t count = n;
+        do {
+            uint64_t grid = grid_size(id, count, block_size, dev);
+            add_launch(plan, count, grid, block_size, shared);
+            count = grid;
+        } while (count > 1 && plan->launches < CURED_MAX_LAUNCHES);
+        return;
+    }
+    uint64_t grid = grid_size(id, n, block_size, dev);
+    add_launch(plan, n, grid, block_size, 0);
+    if (id == CURED_K_TWO_PASS && grid > 1)
+        add_launch(plan, grid, 1, block_size, 0);
+    if (id == CURED_K_ATOMIC)
+        plan->zero_output = 1;
+}
+
+void cured_dispatch_layout(int kernel, cured_dtype dtype,
+                           const cured_plan *plan, cured_temp_layout *layout)
+{
+    size_t elem = cured_dtype_size(dtype);
+    cured_kernel_id id = (cured_kernel_id)kernel;
+    size_t first = 0, second = 0; /* partial sums each buffer holds */
+
+    memset(layout, 0, sizeof *layout);
+    if (plan->launches == 0)
+        return;
+    if (cured_catalogue_entry(kernel)->level == CURED_LEVEL_BLOCK) {
+        /* Pass k writes buffer k % 2, the last pass writes d_out; later
+         * passes write fewer values than the first two. */
+        if (plan->launches >= 2)
+            first = (size_t)plan->launch[0].grid;
+        if (plan->launches >= 3)
+            second = (size_t)plan->launch[1].grid;
+    } else if (id == CURED_K_SINGLE_PASS) {
+        first = (size_t)plan->launch[0].grid; /* the counter needs the state area */
+    } else if (id == CURED_K_TWO_PASS && plan->launches == 2) {
+        first = (size_t)plan->launch[0].grid;
+    }
+    if (first == 0)
+        return;
+    layout->partials[0] = CURED_TEMP_STATE_BYTES;
+    layout->total = layout->partials[0] + align256(first * elem);
+    if (second > 0) {
+        layout->partials[1] = layout->total;
+        layout->total += align256(second * elem);
+    }
+}

@@ -1,0 +1,295 @@
+/* test_dispatch.c - the catalogue's dispatch before it touches a device:
+ * bad arguments, scratch sizes and launch plans.
+ *
+ * CPU only: bad input must be refused before any CUDA call, so these pass
+ * in the CUDA build on a machine without a GPU as well as without CUDA.
+ * Pointers here are fake addresses; nothing may dereference them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "cured.h"
+#include "dispatch.h"
+#include "kernels.h"
+
+#define FAKE_IN ((const void *)(uintptr_t)0x10000)
+#define FAKE_OUT ((void *)(uintptr_t)0x20000)
+#define FAKE_TEMP ((void *)(uintptr_t)0x30000)
+#define BIG_TEMP ((size_t)1 << 40)
+
+/* An H200: 132 multiprocessors, 2048 threads and 32 blocks each. */
+static const cured_device_shape h200 = {132, 2048, 32};
+
+static const int blocks[] = {32, 64, 128, 256, 512, 1024};
+#define NBLOCKS ((int)(sizeof blocks / sizeof blocks[0]))
+
+static cured_status run(int kernel, cured_dtype dtype, const void *in,
+                        uint64_t n, void *out, int block, void *temp,
+                        size_t temp_bytes)
+{
+    return cured_catalogue_run(kernel, dtype, in, n, out, block, temp,
+                               temp_bytes, NULL);
+}
+
+static void test_kernel_ids_follow_the_catalogue(void **state)
+{
+    (void)state;
+    static const char *names[CURED_K_COUNT] = {
+        [CURED_K_DIVERGENT] = "divergent",
+        [CURED_K_STRIDED] = "strided",
+        [CURED_K_SEQUENTIAL] = "sequential",
+        [CURED_K_FIRST_ADD] = "first_add",
+        [CURED_K_UNROLL_WARP] = "unroll_warp",
+        [CURED_K_UNROLL_WARP_SYNC] = "unroll_warp_sync",
+        [CURED_K_UNROLLED] = "unrolled",
+        [CURED_K_MULTI_ELEM] = "multi_elem",
+        [CURED_K_SHUFFLE] = "shuffle",
+        [CURED_K_TWO_PASS] = "two_pass",
+        [CURED_K_ATOMIC] = "atomic",
+        [CURED_K_SINGLE_PASS] = "single_pass",
+    };
+    assert_int_equal(cured_catalogue_count(), CURED_K_COUNT);
+    for (int k = 0; k < CURED_K_COUNT; k++)
+        assert_string_equal(cured_catalogue_entry(k)->name, names[k]);
+}
+
+static void test_null_pointers(void **state)
+{
+    (void)state;
+    assert_int_equal(run(0, CURED_F32, FAKE_IN, 1000, NULL, 256, FAKE_TEMP, BIG_TEMP),
+                     CURED_ERROR_NULL_POINTER);
+    assert_int_equal(run(0, CURED_F32, NULL, 1000, FAKE_OUT, 256, FAKE_TEMP, BIG_TEMP),
+                     CURED_ERROR_NULL_POINTER);
+    assert_int_equal(run(0, CURED_F32, NULL, 1, FAKE_OUT, 256, FAKE_TEMP, BIG_TEMP),
+                     CURED_ERROR_NULL_POINTER);
+    /* d_in may be NULL when n == 0: the next check (block size) answers. */
+    assert_int_equal(run(0, CURED_F32, NULL, 0, FAKE_OUT, 48, NULL, 0),
+                     CURED_ERROR_INVALID_BLOCK_SIZE);
+    /* scratch needed but NULL */
+    size_t need = 0;
+    assert_int_equal(cured_catalogue_temp_bytes(0, CURED_F32, 1000, 256, &need),
+                     CURED_SUCCESS);
+    assert_true(need > 0);
+    assert_int_equal(run(0, CURED_F32, FAKE_IN, 1000, FAKE_OUT, 256, NULL, need),
+                     CURED_ERROR_NULL_POINTER);
+    assert_int_equal(cured_catalogue_temp_bytes(0, CURED_F32, 1000, 256, NULL),
+                     CURED_ERROR_NULL_POINTER);
+    assert_int_equal(cured_catalogue_plan(0, CURED_F32, 1000, 256, NULL),
+                     CURED_ERROR_NULL_POINTER);
+}
+
+static void test_unknown_kernel(void **state)
+{
+    (void)state;
+    int bad[] = {-1, cured_catalogue_count(), 1000};
+    size_t bytes = 77;
+    cured_plan plan;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(run(bad[i], CURED_F32, FAKE_IN, 1000, FAKE_OUT, 256,
+                             FAKE_TEMP, BIG_TEMP),
+                         CURED_ERROR_UNKNOWN_KERNEL);
+        assert_int_equal(cured_catalogue_temp_bytes(bad[i], CURED_F32, 1000, 256, &bytes),
+                         CURED_ERROR_UNKNOWN_KERNEL);
+        assert_int_equal(cured_catalogue_plan(bad[i], CURED_F32, 1000, 256, &plan),
+                         CURED_ERROR_UNKNOWN_KERNEL);
+    }
+    assert_int_equal(bytes, 77); /* untouched on failure */
+}
+
+static void test_invalid_block_sizes(void **state)
+{
+    (void)state;
+    int bad[] = {0, 16, 48, 96, 2048, -32, 1023};
+    for (int k = 0; k < cured_catalogue_count(); k++) {
+        for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
+            size_t bytes;
+            assert_int_equal(run(k, CURED_I32, FAKE_IN, 1000, FAKE_OUT, bad[i],
+                                 FAKE_TEMP, BIG_TEMP),
+                             CURED_ERROR_INVALID_BLOCK_SIZE);
+            assert_int_equal(cured_catalogue_temp_bytes(k, CURED_I32, 1000, bad[i], &bytes),
+                             CURED_ERROR_INVALID_BLOCK_SIZE);
+        }
+    }
+}
+
+static void test_unsupported_dtype(void **state)
+{
+    (void)state;
+    size_t bytes;
+    assert_int_equal(run(0, CURED_DTYPE_COUNT, FAKE_IN, 1000, FAKE_OUT, 256,
+                         FAKE_TEMP, BIG_TEMP),
+                     CURED_ERROR_UNSUPPORTED_TYPE);
+    assert_int_equal(run(9, (cured_dtype)-1, FAKE_IN, 1000, FAKE_OUT, 256,
+                         FAKE_TEMP, BIG_TEMP),
+                     CURED_ERROR_UNSUPPORTED_TYPE);
+    assert_int_equal(cured_catalogue_temp_bytes(0, CURED_DTYPE_COUNT, 10, 256, &bytes),
+                     CURED_ERROR_UNSUPPORTED_TYPE);
+}
+
+/* Every block-level kernel refuses max_n + 1 (its 32-bit indexes would
+ * wrap) and sizes scratch for max_n; the grid-level ones go past 2^32. */
+static void test_size_limits(void **state)
+{
+    (void)state;
+    for (int k = 0; k < cured_catalogue_count(); k++) {
+        const cured_kernel_info *info = cured_catalogue_entry(k);
+        size_t bytes = 0;
+        if (info->level == CURED_LEVEL_BLOCK)
+            assert_true(info->max_n <= UINT32_MAX);
+        else
+            assert_true(info->max_n > ((uint64_t)1 << 32) + 5);
+        assert_int_equal(run(k, CURED_F32, FAKE_IN, info->max_n + 1, FAKE_OUT, 256,
+                             FAKE_TEMP, BIG_TEMP),
+                         CURED_ERROR_SIZE_TOO_LARGE);
+        assert_int_equal(cured_catalogue_temp_bytes(k, CURED_F32, info->max_n + 1,
+                                                    256, &bytes),
+                         CURED_ERROR_SIZE_TOO_LARGE);
+        assert_int_equal(cured_catalogue_temp_bytes(k, CURED_F32, info->max_n, 32,
+                                                    &bytes),
+                         CURED_SUCCESS);
+    }
+}
+
+static void test_temp_too_small(void **state)
+{
+    (void)state;
+    for (int k = 0; k < cured_catalogue_count(); k++) {
+        size_t need = 0;
+        assert_int_equal(cured_catalogue_temp_bytes(k, CURED_F64, 1 << 20, 128, &need),
+                         CURED_SUCCESS);
+        if (need == 0) {
+            assert_int_equal(k, CURED_K_ATOMIC);
+            continue;
+        }
+        assert_int_equal(run(k, CURED_F64, FAKE_IN, 1 << 20, FAKE_OUT, 128,
+                             FAKE_TEMP, need - 1),
+                         CURED_ERROR_TEMP_TOO_SMALL);
+        assert_int_equal(run(k, CURED_F64, FAKE_IN, 1 << 20, FAKE_OUT, 128,
+                             FAKE_TEMP, 0),
+                         CURED_ERROR_TEMP_TOO_SMALL);
+    }
+}
+
+static void test_temp_bytes_values(void **state)
+{
+    (void)state;
+    size_t bytes = 1;
+    /* one block's worth: the only launch writes d_out, no scratch */
+    assert_int_equal(cured_catalogue_temp_bytes(CURED_K_DIVERGENT, CURED_F32, 256, 256,
+                                                &bytes), CURED_SUCCESS);
+    assert_int_equal(bytes, 0);
+    assert_int_equal(cured_catalogue_temp_bytes(CURED_K_FIRST_ADD, CURED_F32, 512, 256,
+                                                &bytes), CURED_SUCCESS);
+    assert_int_equal(bytes, 0);
+    assert_int_equal(cured_catalogue_temp_bytes(CURED_K_ATOMIC, CURED_F32, 1 << 30, 256,
+                                                &bytes), CURED_SUCCESS);
+    assert_int_equal(bytes, 0);
+    /* single_pass always needs its counter */
+    assert_int_equal(cured_catalogue_temp_bytes(CURED_K_SINGLE_PASS, CURED_F32, 1, 256,
+                                                &bytes), CURED_SUCCESS);
+    assert_int_equal(bytes, CURED_TEMP_STATE_BYTES + 256);
+    /* n == 0 needs nothing */
+    for (int k = 0; k < cured_catalogue_count(); k++) {
+        assert_int_equal(cured_catalogue_temp_bytes(k, CURED_U64, 0, 64, &bytes),
+                         CURED_SUCCESS);
+        assert_int_equal(bytes, 0);
+    }
+    /* divergent, 2^20 f32 at 256: 4096 then 16 partials */
+    assert_int_equal(cured_catalogue_temp_bytes(CURED_K_DIVERGENT, CURED_F32, 1 << 20,
+                                                256, &bytes), CURED_SUCCESS);
+    assert_int_equal(bytes, CURED_TEMP_STATE_BYTES + 4096 * 4 + 256);
+}
+
+/* The plan's invariants for one kernel, n and block size on a device. */
+static void check_plan(int k, uint64_t n, int block, const cured_device_shape *dev)
+{
+    const cured_kernel_info *info = cured_catalogue_entry(k);
+    cured_plan plan, worst;
+    cured_temp_layout layout;
+    size_t need = 0;
+
+    cured_dispatch_plan(k, CURED_F64, n, block, dev, &plan);
+    cured_dispatch_plan(k, CURED_F64, n, block, NULL, &worst);
+    cured_dispatch_layout(k, CURED_F64, &plan, &layout);
+    assert_int_equal(cured_catalogue_temp_bytes(k, CURED_F64, n, block, &need),
+                     CURED_SUCCESS);
+    assert_true(layout.total <= need);
+    assert_true(plan.launches >= 1 && plan.launches <= CURED_MAX_LAUNCHES);
+    assert_int_equal(plan.launch[0].n, n);
+    for (int i = 0; i < plan.launches; i++) {
+        const cured_launch *l = &plan.launch[i];
+        assert_int_equal(l->block, block);
+        assert_true(l->grid >= 1 && l->grid <= 0x7fffffffu);
+        assert_true(l->grid <= worst.launch[i].grid);
+        if (i > 0)
+            assert_int_equal(l->n, plan.launch[i - 1].grid);
+        if (info->level == CURED_LEVEL_BLOCK) {
+            /* 32-bit indexes: every tile and stride ends by 2^32 */
+            uint64_t tile = (k <= CURED_K_SEQUENTIAL || k == CURED_K_SHUFFLE)
+                                ? (uint64_t)block : 2 * (uint64_t)block;
+            assert_true(l->grid * tile <= ((uint64_t)1 << 32) ||
+                        k == CURED_K_MULTI_ELEM || k == CURED_K_SHUFFLE);
+            if (k == CURED_K_MULTI_ELEM || k == CURED_K_SHUFFLE)
+                assert_true(l->n - 1 + l->grid * tile <= UINT32_MAX);
+            if (l->shared_bytes > 0)
+                assert_true(l->shared_bytes >= (size_t)block * 8);
+        }
+    }
+    const cured_launch *last = &plan.launch[plan.launches - 1];
+    if (info->level == CURED_LEVEL_BLOCK || k == CURED_K_TWO_PASS)
+        assert_int_equal(last->grid, 1);
+    assert_int_equal(plan.zero_output, k == CURED_K_ATOMIC);
+    if (k == CURED_K_SINGLE_PASS || plan.launches > 1)
+        assert_int_equal(layout.partials[0], CURED_TEMP_STATE_BYTES);
+}
+
+static void test_plans(void **state)
+{
+    (void)state;
+    const uint64_t sizes[] = {1, 31, 33, 1000, (1u << 20) + 7, 1u << 26,
+                              4000000000u, UINT32_MAX};
+    for (int k = 0; k < cured_catalogue_count(); k++) {
+        const cured_kernel_info *info = cured_catalogue_entry(k);
+        for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
+            for (int b = 0; b < NBLOCKS; b++) {
+                uint64_t n = sizes[s] > info->max_n ? info->max_n : sizes[s];
+                check_plan(k, n, blocks[b], &h200);
+                check_plan(k, n, blocks[b], NULL);
+            }
+        }
+        if (info->level == CURED_LEVEL_GRID)
+            check_plan(k, ((uint64_t)1 << 32) + 5, 256, &h200);
+    }
+    cured_plan plan;
+    cured_dispatch_plan(CURED_K_ATOMIC, CURED_F32, 0, 256, &h200, &plan);
+    assert_int_equal(plan.launches, 0);
+    assert_int_equal(plan.zero_output, 1);
+    /* two_pass over 2^26 on an H200 at 256: 1056 blocks, then one */
+    cured_dispatch_plan(CURED_K_TWO_PASS, CURED_F32, 1u << 26, 256, &h200, &plan);
+    assert_int_equal(plan.launches, 2);
+    assert_int_equal(plan.launch[0].grid, 132 * 8);
+    /* the longest block-level chain: divergent at 32 over 2^32 - 1 */
+    cured_dispatch_plan(CURED_K_DIVERGENT, CURED_F32, UINT32_MAX, 32, &h200, &plan);
+    assert_int_equal(plan.launches, 7);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernel_ids_follow_the_catalogue),
+        cmocka_unit_test(test_null_pointers),
+        cmocka_unit_test(test_unknown_kernel),
+        cmocka_unit_test(test_invalid_block_sizes),
+        cmocka_unit_test(test_unsupported_dtype),
+        cmocka_unit_test(test_size_limits),
+        cmocka_unit_test(test_temp_too_small),
+        cmocka_unit_test(test_temp_bytes_values),
+        cmocka_unit_test(test_plans),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
