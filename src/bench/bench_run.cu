@@ -7,9 +7,10 @@
  * against), then the read ceiling, then the chosen catalogue kernels
  * through the public API, cured_catalogue_run. Each (kernel, n) gets two
  * untimed warm-up calls (the first one's result is checked), then timed
- * runs: L2 flushed by a memset before the start event, one call between
- * the events, until both min_runs and target_ms are reached, or past
- * cap_ms once 5 runs are in (slow kernels at 2^30 stay affordable).
+ * runs: L2 flushed by a memset that completes before the start event, one
+ * call between the events (its launch included), until both min_runs and
+ * target_ms are reached, or past cap_ms once 5 runs are in (slow kernels
+ * at 2^30 stay affordable).
  */
 #include "bench.h"
 #include "bench_device.h"
@@ -206,9 +207,13 @@ static int measure(bench_ctx *c, int kind, int log2n, const void *ref,
     double t0 = now_ms();
     while (runs < o->max_runs) {
         float ms = 0;
+        /* Flush, and wait for it: the GPU is idle when the start event
+         * fires, so the time includes the call's launch, as a caller of
+         * one call on an idle stream sees it. */
         if (!cuda_ok(c, cudaMemsetAsync(c->d_flush, runs & 0xff, c->flush_bytes,
                                         c->stream),
                      "cudaMemsetAsync(L2 flush)") ||
+            !cuda_ok(c, cudaStreamSynchronize(c->stream), "L2 flush") ||
             !cuda_ok(c, cudaEventRecord(c->start, c->stream), "cudaEventRecord"))
             return 0;
         st = launch(c, kind, n, temp_bytes);
