@@ -28,7 +28,9 @@
  * address kernels see; buffers are placed with unmapped gaps between them
  * so an access one past the end is caught. `init` is a per-byte shadow
  * (1 = written) used by the uninitialised-read check; NULL means the whole
- * buffer counts as initialised. */
+ * buffer counts as initialised. The checks observer (checks_global.c) keeps
+ * it: it marks the bytes every global store and atomic writes; the
+ * interpreter leaves it alone. */
 typedef struct model_buffer {
     char name[48];
     uint64_t addr;

@@ -1,0 +1,60 @@
+/* checks.h - the model's checks: what compute-sanitizer's racecheck and
+ * initcheck catch, as a model_observer.
+ *
+ * defines: model_checks, model_checks_new, model_checks_observer,
+ *          model_checks_set_warp_ops_sync, model_checks_free
+ *
+ * Attach the observer to a launch and it adds findings to the list given to
+ * model_checks_new:
+ * - MODEL_FIND_RACE_SHARED: two accesses to the same shared byte by
+ *   different threads of a block, at least one a write (atomics do not race
+ *   with atomics), with no synchronisation ordering them. A block barrier
+ *   orders everything before it against everything after it; a
+ *   bar.warp.sync (__syncwarp) orders the lanes it names (and, by
+ *   transitivity, what those lanes had been ordered against). The lanes of
+ *   one warp instruction do not race with each other, but two instructions
+ *   of one warp are not ordered for different lanes without a __syncwarp:
+ *   since Volta, lanes of a warp are scheduled independently. One finding
+ *   per pair of instructions, at the later one, naming the earlier.
+ * - MODEL_FIND_UNINIT_SHARED: a shared byte read (or atomically updated)
+ *   before any thread of the block wrote it.
+ * - MODEL_FIND_UNINIT_GLOBAL (when model_launch.check_uninit_global is
+ *   set): a global byte read whose model_buffer.init shadow is 0. The
+ *   observer keeps that shadow: it marks the bytes every store and atomic
+ *   writes, whether or not the check is on.
+ * All are hazards (the run goes on). The interpreter reports the rest
+ * (out of bounds, misaligned, masks, barrier divergence, step limit).
+ *
+ * Limits: each shared byte remembers its last write and up to four reads
+ * since then (preferring reads from different warps), so a race against a
+ * fifth reader can go unseen; named barriers with a thread count are taken
+ * as block-wide.
+ */
+#ifndef CURED_MODEL_CHECKS_H
+#define CURED_MODEL_CHECKS_H
+
+#include "model.h"
+
+typedef struct model_checks model_checks;
+
+/* New checks that add their findings to *out (which must outlive them;
+ * any list works, including the one a model_result will hold, as long as
+ * model_run fills that list in place). Returns NULL when out of host
+ * memory. */
+model_checks *model_checks_new(model_findings *out);
+
+/* The observer to put in model_launch.observers. One model_checks serves
+ * any number of launches, one at a time. Can't fail. */
+model_observer model_checks_observer(model_checks *checks);
+
+/* Whether the warp-wide *.sync operations (shfl, vote, match, redux) order
+ * shared memory for the lanes of their mask as bar.warp.sync does. Off by
+ * default, as on the GPU: the programming guide promises memory ordering
+ * for __syncwarp only, and racecheck reports a hazard that only a shuffle
+ * separates. Can't fail. */
+void model_checks_set_warp_ops_sync(model_checks *checks, int on);
+
+/* Frees the checks (not the findings list). NULL is fine. */
+void model_checks_free(model_checks *checks);
+
+#endif /* CURED_MODEL_CHECKS_H */
