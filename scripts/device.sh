@@ -95,7 +95,7 @@ run_stage() {
   shift 3
   limit=$(stage_limit "$cap")
   if [ "$limit" -lt 20 ]; then
-    printf '%-6s %-22s %5s\n' "$name" "skipped: out of time" 0 >> "$summary_file"
+    printf '%-6s %-36s %5s\n' "$name" "skipped: out of time" 0 >> "$summary_file"
     any_failed=1
     return
   fi
@@ -108,12 +108,12 @@ run_stage() {
     124|137) result="FAIL (timeout ${limit} s)"; any_failed=1 ;;
     *) result="FAIL (exit $rc)"; any_failed=1 ;;
   esac
-  printf '%-6s %-22s %5d\n' "$name" "$result" $((SECONDS - t0)) >> "$summary_file"
+  printf '%-6s %-36s %5d\n' "$name" "$result" $((SECONDS - t0)) >> "$summary_file"
 }
 
 # skip_stage NAME WHY: a summary line for a stage that has nothing to run.
 skip_stage() {
-  printf '%-6s %-22s %5d\n' "$1" "skipped: $2" 0 >> "$summary_file"
+  printf '%-6s %-36s %5d\n' "$1" "skipped: $2" 0 >> "$summary_file"
 }
 
 build_stage() {
@@ -162,7 +162,7 @@ done
 echo
 echo "== device.sh summary ($((SECONDS - t_start)) s; logs in $out/) =="
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
-printf '%-6s %-22s %5s\n' stage result seconds
+printf '%-6s %-36s %5s\n' stage result seconds
 cat "$summary_file"
 if [ -s "$bench_summary" ]; then
   cat "$bench_summary"
