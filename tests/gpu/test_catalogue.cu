@@ -1,0 +1,755 @@
+/* test_catalogue.cu - every catalogue kernel on the GPU, through
+ * cured_catalogue_run, against a host reference on fresh random inputs.
+ *
+ *   test_gpu_catalogue                 the sweep: 12 kernels x 6 dtypes x n x
+ *                                      block sizes (seed from the clock)
+ *   test_gpu_catalogue --seed S        the same sweep with seed S
+ *   test_gpu_catalogue --large         the grid-level kernels at n = 2^32 + 5
+ *                                      (17 GB of f32, filled on the device)
+ *   test_gpu_catalogue --kernel NAME [--n N] [--block B] [--dtype T]
+ *                                      one run (for compute-sanitizer)
+ *
+ * Exits 0 when every check passes, 1 on a failure (one line per failed run:
+ * kernel, dtype, n, block, data, got, want, bound), 77 without a GPU (ctest
+ * reports it as skipped) or, for --large, without 18 GB of free memory.
+ *
+ * What a run checks: the status; the result against the reference (integers
+ * exactly, modulo 2^bits; floats within a proven bound, see float_bound);
+ * that the element after *d_out still holds its poison (one element
+ * written); that the scratch's state area is zero again (single_pass
+ * re-armed its counter). d_out is poisoned (NaN, 0xAB bytes) and the
+ * scratch's partial area too before every run; one scratch buffer, zeroed
+ * once, serves every run.
+ */
+#include <cuda_runtime.h>
+#include <float.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cured.h"
+
+#define SKIP 77
+
+#define CHECK_CUDA(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
+                    cudaGetErrorString(err_));                                \
+            exit(1);                                                          \
+        }                                                                     \
+    } while (0)
+
+// ----------------------------------------------------------------------------
+// Random data and its reference
+
+/* splitmix64: the test's generator, on the host and (for --large) the device. */
+__host__ __device__ static inline uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+typedef struct rng {
+    uint64_t state;
+} rng;
+
+static uint64_t rng_next(rng *r)
+{
+    r->state += 1;
+    return mix64(r->state);
+}
+
+/* One input: n elements of dtype on the host and the device, and what the
+ * sum must be. "random" data: floats uniform in [-1, 1) with 24 (53)
+ * random bits, integers uniform over all their bits (sums wrap). "exact"
+ * data (floats only): small integers, sparse when n is large, such that
+ * sum|x| <= 2^24 (2^53): every partial sum in any order is then exact, so
+ * the result must equal the reference exactly, which catches a lost or
+ * doubled element that the rounding bound would hide. */
+typedef struct dataset {
+    cured_dtype dtype;
+    uint64_t n;
+    const char *kind;
+    void *host;
+    void *dev;
+    long double ref;     /* floats: the sum (Neumaier, long double) */
+    long double sum_abs; /* floats: sum |x_i| */
+    int exact;           /* floats: every partial sum is exact */
+    uint64_t ref_bits;   /* integers: the sum modulo 2^64 (compare low bits) */
+} dataset;
+
+static int is_float(cured_dtype dtype)
+{
+    return dtype == CURED_F32 || dtype == CURED_F64;
+}
+
+/* Element i of the host data as a long double (floats) or as its value
+ * modulo 2^64 (integers, sign-extended). */
+static long double host_float(const dataset *d, uint64_t i)
+{
+    return d->dtype == CURED_F32 ? (long double)((const float *)d->host)[i]
+                                 : (long double)((const double *)d->host)[i];
+}
+
+static uint64_t host_bits(const dataset *d, uint64_t i)
+{
+    switch (d->dtype) {
+    case CURED_I32: return (uint64_t)(int64_t)((const int32_t *)d->host)[i];
+    case CURED_U32: return ((const uint32_t *)d->host)[i];
+    case CURED_I64: return (uint64_t)((const int64_t *)d->host)[i];
+    default: return ((const uint64_t *)d->host)[i];
+    }
+}
+
+static void fill_host(dataset *d, rng *r)
+{
+    uint64_t n = d->n;
+    int exact = strcmp(d->kind, "exact") == 0;
+    /* exact data: values +-1..4 with probability p, so sum|x| ~ 2.5 n p */
+    uint64_t keep = n <= (1u << 22) ? 1 : n >> 22; /* p = 1/keep */
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t h = rng_next(r);
+        double v = 0;
+        if (exact) {
+            if (h % keep == 0)
+                v = (double)(1 + (h >> 32) % 4) * ((h >> 40) & 1 ? -1 : 1);
+        } else if (d->dtype == CURED_F32) {
+            v = ldexp((double)(h >> 40), -23) - 1.0; /* 24 bits */
+        } else {
+            v = ldexp((double)(h >> 11), -52) - 1.0; /* 53 bits */
+        }
+        switch (d->dtype) {
+        case CURED_F32: ((float *)d->host)[i] = (float)v; break;
+        case CURED_F64: ((double *)d->host)[i] = v; break;
+        case CURED_I32:
+        case CURED_U32: ((uint32_t *)d->host)[i] = (uint32_t)h; break;
+        default: ((uint64_t *)d->host)[i] = h; break;
+        }
+    }
+}
+
+static void compute_reference(dataset *d)
+{
+    if (!is_float(d->dtype)) {
+        uint64_t s = 0;
+        for (uint64_t i = 0; i < d->n; i++)
+            s += host_bits(d, i);
+        d->ref_bits = s;
+        return;
+    }
+    long double s = 0, c = 0, a = 0;
+    int integral = 1;
+    for (uint64_t i = 0; i < d->n; i++) {
+        long double x = host_float(d, i), t = s + x;
+        c += fabsl(s) >= fabsl(x) ? (s - t) + x : (x - t) + s;
+        s = t;
+        a += fabsl(x);
+        integral &= x == floorl(x);
+    }
+    d->ref = s + c;
+    d->sum_abs = a;
+    long double limit = d->dtype == CURED_F32 ? 0x1p24L : 0x1p53L;
+    d->exact = integral && a <= limit;
+}
+
+static dataset make_dataset(cured_dtype dtype, uint64_t n, const char *kind,
+                            rng *r)
+{
+    dataset d;
+    memset(&d, 0, sizeof d);
+    d.dtype = dtype;
+    d.n = n;
+    d.kind = kind;
+    size_t bytes = (size_t)n * cured_dtype_size(dtype);
+    if (n > 0) {
+        d.host = malloc(bytes);
+        if (d.host == NULL) {
+            fprintf(stderr, "out of host memory for %zu bytes\n", bytes);
+            exit(1);
+        }
+        fill_host(&d, r);
+        CHECK_CUDA(cudaMalloc(&d.dev, bytes));
+        CHECK_CUDA(cudaMemcpy(d.dev, d.host, bytes, cudaMemcpyHostToDevice));
+    }
+    compute_reference(&d);
+    return d;
+}
+
+static void free_dataset(dataset *d)
+{
+    free(d->host);
+    if (d->dev != NULL)
+        CHECK_CUDA(cudaFree(d->dev));
+}
+
+// ----------------------------------------------------------------------------
+// The float bound
+
+static int log2_int(uint64_t x)
+{
+    int k = 0;
+    while (x > 1) {
+        x >>= 1;
+        k++;
+    }
+    return k;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+/* h: the most additions on any path from an input element to the result,
+ * for this kernel's plan. Any summation whose paths have at most h
+ * additions has |computed - exact| <= gamma_h * sum|x_i|, gamma_h =
+ * h u / (1 - h u) (Higham, Accuracy and Stability, 4.2). Per launch over m
+ * elements with grid G of B threads: the serial adds of a thread's share,
+ * then the block's tree (log2 B; 6 for the kernels whose last warp runs six
+ * steps even at B = 32). atomic adds G to the chain (the blocks' sums in
+ * any order into *d_out); single_pass adds its last block's sum of the G
+ * partials. Additions of the identity (0) are exact but counted anyway. */
+static uint64_t chain_length(int kernel, const cured_plan *plan)
+{
+    const char *name = cured_catalogue_entry(kernel)->name;
+    uint64_t h = 0;
+    for (int k = 0; k < plan->launches; k++) {
+        const cured_launch *l = &plan->launch[k];
+        uint64_t b = (uint64_t)l->block, threads = b * l->grid;
+        int tree = log2_int(b);
+        if (!strcmp(name, "divergent") || !strcmp(name, "strided") ||
+            !strcmp(name, "sequential")) {
+            h += tree;
+        } else if (!strcmp(name, "first_add")) {
+            h += 1 + tree;
+        } else if (!strcmp(name, "unroll_warp") ||
+                   !strcmp(name, "unroll_warp_sync") ||
+                   !strcmp(name, "unrolled")) {
+            h += 1 + (tree < 6 ? 6 : tree);
+        } else if (!strcmp(name, "multi_elem")) {
+            h += 2 * ceil_div(l->n, 2 * threads) + (tree < 6 ? 6 : tree);
+        } else { /* shuffle, two_pass, atomic, single_pass */
+            h += ceil_div(l->n, threads) + tree;
+        }
+    }
+    const cured_launch *first = &plan->launch[0];
+    if (!strcmp(name, "atomic"))
+        h += first->grid;
+    if (!strcmp(name, "single_pass"))
+        h += ceil_div(first->grid, (uint64_t)first->block) + log2_int(first->block);
+    return h;
+}
+
+/* The largest |got - exact| a correct run may show, plus the reference's
+ * own error (Neumaier in long double: within 2u|s| + O(n u^2) sum|x|). */
+static long double float_bound(const dataset *d, uint64_t h)
+{
+    if (d->exact)
+        return 0;
+    long double u = d->dtype == CURED_F32 ? 0x1p-24L : 0x1p-53L;
+    long double hu = (long double)h * u;
+    long double gamma = hu < 1 ? hu / (1 - hu) : INFINITY;
+    return gamma * d->sum_abs + 4 * LDBL_EPSILON * d->sum_abs;
+}
+
+// ----------------------------------------------------------------------------
+// One run
+
+typedef struct harness {
+    void *d_out;   /* 2 elements: the result and a guard */
+    char *d_temp;  /* scratch, zeroed once */
+    size_t temp_size;
+    cudaStream_t stream;
+    long runs, failures;
+    uint64_t two_pass_bits; /* two_pass's result, which single_pass must equal */
+    int have_two_pass;
+} harness;
+
+static const unsigned char STATE_ZERO[CURED_TEMP_STATE_BYTES] = {0};
+
+static void format_value(cured_dtype dtype, uint64_t bits, char *out, size_t cap)
+{
+    switch (dtype) {
+    case CURED_F32: {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, 4);
+        snprintf(out, cap, "%.9g", f);
+        break;
+    }
+    case CURED_F64: {
+        double f;
+        memcpy(&f, &bits, 8);
+        snprintf(out, cap, "%.17g", f);
+        break;
+    }
+    case CURED_I32: snprintf(out, cap, "%d", (int32_t)(uint32_t)bits); break;
+    case CURED_U32: snprintf(out, cap, "%u", (uint32_t)bits); break;
+    case CURED_I64: snprintf(out, cap, "%lld", (long long)bits); break;
+    default: snprintf(out, cap, "%llu", (unsigned long long)bits); break;
+    }
+}
+
+static void fail(harness *t, int kernel, const dataset *d, int block,
+                 const char *what)
+{
+    t->failures++;
+    printf("FAIL %s dtype=%s n=%llu block=%d data=%s: %s\n",
+           cured_catalogue_entry(kernel)->name, cured_dtype_name(d->dtype),
+           (unsigned long long)d->n, block, d->kind, what);
+    fflush(stdout);
+}
+
+/* Runs kernel on d at block, checks everything, returns 1 if it passed.
+ * *bits gets the result's bits. */
+static int run_case(harness *t, int kernel, const dataset *d, int block,
+                    uint64_t *bits)
+{
+    char msg[512], got_s[64], want_s[64];
+    size_t es = cured_dtype_size(d->dtype), need = 0;
+    unsigned char poison = is_float(d->dtype) ? 0xFF : 0xAB;
+
+    t->runs++;
+    cured_status st = cured_catalogue_temp_bytes(kernel, d->dtype, d->n, block, &need);
+    if (st != CURED_SUCCESS || need > t->temp_size) {
+        snprintf(msg, sizeof msg, "temp_bytes: %s, %zu bytes (have %zu)",
+                 cured_status_string(st), need, t->temp_size);
+        fail(t, kernel, d, block, msg);
+        return 0;
+    }
+    CHECK_CUDA(cudaMemsetAsync(t->d_out, poison, 2 * es, t->stream));
+    CHECK_CUDA(cudaMemsetAsync(t->d_temp + CURED_TEMP_STATE_BYTES, poison,
+                               t->temp_size - CURED_TEMP_STATE_BYTES, t->stream));
+    st = cured_catalogue_run(kernel, d->dtype, d->dev, d->n, t->d_out, block,
+                             t->d_temp, t->temp_size, (cured_stream)t->stream);
+    if (st != CURED_SUCCESS) {
+        snprintf(msg, sizeof msg, "run: %s", cured_status_string(st));
+        fail(t, kernel, d, block, msg);
+        return 0;
+    }
+    cudaError_t err = cudaStreamSynchronize(t->stream);
+    if (err != cudaSuccess) {
+        snprintf(msg, sizeof msg, "CUDA: %s", cudaGetErrorString(err));
+        fail(t, kernel, d, block, msg);
+        exit(1); /* the context is likely gone */
+    }
+    unsigned char out[16], state[CURED_TEMP_STATE_BYTES];
+    CHECK_CUDA(cudaMemcpy(out, t->d_out, 2 * es, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(state, t->d_temp, sizeof state, cudaMemcpyDeviceToHost));
+
+    uint64_t got = 0;
+    memcpy(&got, out, es);
+    *bits = got;
+    int ok = 1;
+    for (size_t i = es; i < 2 * es; i++) {
+        if (out[i] != poison) {
+            fail(t, kernel, d, block, "wrote past *d_out");
+            ok = 0;
+            break;
+        }
+    }
+    if (memcmp(state, STATE_ZERO, sizeof state) != 0) {
+        fail(t, kernel, d, block, "scratch state area not zero after the run");
+        ok = 0;
+    }
+    format_value(d->dtype, got, got_s, sizeof got_s);
+    if (is_float(d->dtype)) {
+        float g32;
+        double g64;
+        memcpy(&g32, out, sizeof g32);
+        memcpy(&g64, out, sizeof g64);
+        long double g = d->dtype == CURED_F32 ? (long double)g32 : (long double)g64;
+        cured_plan plan;
+        if (cured_catalogue_plan(kernel, d->dtype, d->n, block, &plan) != CURED_SUCCESS) {
+            fail(t, kernel, d, block, "cured_catalogue_plan failed");
+            return 0;
+        }
+        uint64_t h = d->n == 0 ? 0 : chain_length(kernel, &plan);
+        long double bound = float_bound(d, h);
+        long double diff = fabsl(g - d->ref);
+        if (!(diff <= bound)) { /* NaN fails */
+            snprintf(msg, sizeof msg,
+                     "got %s want %.17Lg |diff| %.3Lg bound %.3Lg (h=%llu%s, "
+                     "sum|x| %.6Lg)",
+                     got_s, d->ref, diff, bound, (unsigned long long)h,
+                     d->exact ? ", exact data" : "", d->sum_abs);
+            fail(t, kernel, d, block, msg);
+            ok = 0;
+        }
+    } else {
+        uint64_t mask = es == 4 ? 0xffffffffull : ~0ull;
+        if ((got & mask) != (d->ref_bits & mask)) {
+            format_value(d->dtype, d->ref_bits, want_s, sizeof want_s);
+            snprintf(msg, sizeof msg, "got %s want %s (exact, modulo 2^%zu)",
+                     got_s, want_s, 8 * es);
+            fail(t, kernel, d, block, msg);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+/* Every kernel on d at block; single_pass must give two_pass's bits (the
+ * same additions in the same order). */
+static void run_all_kernels(harness *t, const dataset *d, int block)
+{
+    for (int k = 0; k < cured_catalogue_count(); k++) {
+        const char *name = cured_catalogue_entry(k)->name;
+        uint64_t bits = 0;
+        int ok = run_case(t, k, d, block, &bits);
+        if (!strcmp(name, "two_pass")) {
+            t->two_pass_bits = bits;
+            t->have_two_pass = ok;
+        }
+        if (!strcmp(name, "single_pass") && ok && t->have_two_pass &&
+            bits != t->two_pass_bits) {
+            char a[64], b[64], msg[200];
+            format_value(d->dtype, bits, a, sizeof a);
+            format_value(d->dtype, t->two_pass_bits, b, sizeof b);
+            snprintf(msg, sizeof msg, "single_pass %s != two_pass %s (same order)", a, b);
+            fail(t, k, d, block, msg);
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------
+// Bad input on the GPU
+
+/* n = max_n + 1 for each block-level kernel: SIZE_TOO_LARGE, and nothing
+ * written (d_out keeps its poison, the state area stays zero). */
+static void check_too_large(harness *t, const dataset *d)
+{
+    unsigned char out[8];
+    for (int k = 0; k < cured_catalogue_count(); k++) {
+        const cured_kernel_info *info = cured_catalogue_entry(k);
+        if (info->level != CURED_LEVEL_BLOCK)
+            continue;
+        t->runs++;
+        CHECK_CUDA(cudaMemset(t->d_out, 0xAB, 8));
+        cured_status st = cured_catalogue_run(k, CURED_I32, d->dev, info->max_n + 1,
+                                              t->d_out, 256, t->d_temp,
+                                              t->temp_size, (cured_stream)t->stream);
+        CHECK_CUDA(cudaStreamSynchronize(t->stream));
+        CHECK_CUDA(cudaMemcpy(out, t->d_out, 8, cudaMemcpyDeviceToHost));
+        if (st != CURED_ERROR_SIZE_TOO_LARGE)
+            fail(t, k, d, 256, "n = max_n + 1 not refused");
+        for (int i = 0; i < 8; i++) {
+            if (out[i] != 0xAB) {
+                fail(t, k, d, 256, "n = max_n + 1 wrote d_out");
+                break;
+            }
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------
+// Modes
+
+static const int all_blocks[] = {32, 64, 128, 256, 512, 1024};
+#define NBLOCKS ((int)(sizeof all_blocks / sizeof all_blocks[0]))
+
+static void harness_init(harness *t, size_t temp_size)
+{
+    memset(t, 0, sizeof *t);
+    t->temp_size = temp_size < CURED_TEMP_STATE_BYTES + 256
+                       ? CURED_TEMP_STATE_BYTES + 256 : temp_size;
+    CHECK_CUDA(cudaStreamCreate(&t->stream));
+    CHECK_CUDA(cudaMalloc(&t->d_out, 16));
+    CHECK_CUDA(cudaMalloc((void **)&t->d_temp, t->temp_size));
+    CHECK_CUDA(cudaMemset(t->d_temp, 0, t->temp_size)); /* once */
+}
+
+static void harness_free(harness *t)
+{
+    CHECK_CUDA(cudaFree(t->d_temp));
+    CHECK_CUDA(cudaFree(t->d_out));
+    CHECK_CUDA(cudaStreamDestroy(t->stream));
+}
+
+/* The largest scratch any run of the sweep asks for. */
+static size_t sweep_temp_size(const uint64_t *sizes, int nsizes)
+{
+    size_t most = 0;
+    for (int k = 0; k < cured_catalogue_count(); k++)
+        for (int s = 0; s < nsizes; s++)
+            for (int b = 0; b < NBLOCKS; b++) {
+                size_t bytes = 0;
+                cured_catalogue_temp_bytes(k, CURED_F64, sizes[s], all_blocks[b], &bytes);
+                most = bytes > most ? bytes : most;
+            }
+    return most;
+}
+
+static int sweep(uint64_t seed)
+{
+    static const uint64_t sizes[] = {0, 1, 31, 33, 1000, (1u << 20) + 7, 1u << 26};
+    static const uint64_t few_sizes[] = {1000, (1u << 20) + 7};
+    static const cured_dtype main_dtypes[] = {CURED_F32, CURED_I32};
+    static const cured_dtype other_dtypes[] = {CURED_F64, CURED_I64, CURED_U32,
+                                               CURED_U64};
+    int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+    harness t;
+    rng r = {seed};
+
+    harness_init(&t, sweep_temp_size(sizes, nsizes));
+    for (int pass = 0; pass < 2; pass++) {
+        const cured_dtype *dtypes = pass == 0 ? main_dtypes : other_dtypes;
+        int ndtypes = pass == 0 ? 2 : 4;
+        const uint64_t *ns = pass == 0 ? sizes : few_sizes;
+        int nn = pass == 0 ? nsizes : 2;
+        for (int di = 0; di < ndtypes; di++) {
+            for (int s = 0; s < nn; s++) {
+                for (int kind = 0; kind < (is_float(dtypes[di]) ? 2 : 1); kind++) {
+                    dataset d = make_dataset(dtypes[di], ns[s],
+                                             kind == 0 ? "random" : "exact", &r);
+                    for (int b = 0; b < NBLOCKS; b++)
+                        run_all_kernels(&t, &d, all_blocks[b]);
+                    if (pass == 0 && di == 1 && ns[s] == 1000)
+                        check_too_large(&t, &d);
+                    free_dataset(&d);
+                }
+            }
+            printf("%s: done\n", cured_dtype_name(dtypes[di]));
+            fflush(stdout);
+        }
+    }
+    harness_free(&t);
+    printf("test_gpu_catalogue: seed %llu: %ld runs, %ld failures\n",
+           (unsigned long long)seed, t.runs, t.failures);
+    return t.failures == 0 ? 0 : 1;
+}
+
+static int single(uint64_t seed, const char *kernel_name, uint64_t n, int block,
+                  const char *dtype_name)
+{
+    int kernel;
+    cured_dtype dtype;
+    if (cured_catalogue_find(kernel_name, &kernel) != CURED_SUCCESS ||
+        cured_dtype_from_name(dtype_name, &dtype) != CURED_SUCCESS) {
+        fprintf(stderr, "unknown kernel '%s' or dtype '%s'\n", kernel_name, dtype_name);
+        return 2;
+    }
+    size_t need = 0;
+    cured_status st = cured_catalogue_temp_bytes(kernel, dtype, n, block, &need);
+    if (st != CURED_SUCCESS) {
+        fprintf(stderr, "%s\n", cured_status_string(st));
+        return 2;
+    }
+    harness t;
+    rng r = {seed};
+    harness_init(&t, need);
+    dataset d = make_dataset(dtype, n, "random", &r);
+    uint64_t bits = 0;
+    int ok = run_case(&t, kernel, &d, block, &bits);
+    char got[64];
+    format_value(dtype, bits, got, sizeof got);
+    printf("%s %s dtype=%s n=%llu block=%d: got %s\n", ok ? "ok" : "FAIL",
+           kernel_name, dtype_name, (unsigned long long)n, block, got);
+    free_dataset(&d);
+    harness_free(&t);
+    return ok ? 0 : 1;
+}
+
+// ----------------------------------------------------------------------------
+// --large: 2^32 + 5 elements
+
+#define LARGE_N ((1ull << 32) + 5)
+
+/* Element i of the large input: sparse +-1 from a seeded hash (about one in
+ * 512), and 3, 6, 12, 24, 48 at the five elements past 2^32, so a lost tail
+ * or an index that wraps to i - 2^32 changes the sum. sum|x| ~ 2^23 <= 2^24:
+ * every partial sum is exact, so the f32 result must be exact. */
+__host__ __device__ static inline float large_value(uint64_t seed, uint64_t i)
+{
+    if (i >= (1ull << 32))
+        return (float)(3u << (unsigned)(i - (1ull << 32)));
+    uint64_t h = mix64(seed ^ (i * 0x2545f4914f6cdd1dull));
+    if ((h & 511) != 0)
+        return 0.0f;
+    return (h & 512) ? 1.0f : -1.0f;
+}
+
+__global__ void fill_large(float *x, unsigned long long n, unsigned long long seed)
+{
+    unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x +
+                                threadIdx.x;
+         i < n; i += stride)
+        x[i] = large_value(seed, i);
+}
+
+typedef struct count_job {
+    uint64_t seed, begin, end;
+    uint64_t plus, minus;
+} count_job;
+
+static void *count_signs(void *arg)
+{
+    count_job *j = (count_job *)arg;
+    for (uint64_t i = j->begin; i < j->end; i++) {
+        float v = large_value(j->seed, i);
+        j->plus += v > 0;
+        j->minus += v < 0;
+    }
+    return NULL;
+}
+
+static uint32_t float_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+static int large(uint64_t seed)
+{
+    size_t bytes = (size_t)LARGE_N * sizeof(float);
+    size_t free_bytes = 0, total = 0;
+    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total));
+    if (free_bytes < bytes + ((size_t)1 << 30)) {
+        printf("--large: needs %zu bytes of GPU memory, %zu free: skipped\n",
+               bytes, free_bytes);
+        return SKIP;
+    }
+    dataset d;
+    memset(&d, 0, sizeof d);
+    d.n = LARGE_N;
+    d.kind = "large";
+    CHECK_CUDA(cudaMalloc(&d.dev, bytes));
+    fill_large<<<1024, 256>>>((float *)d.dev, LARGE_N, seed);
+    CHECK_CUDA(cudaGetLastError());
+
+    /* the reference, on all host cores while the device fills */
+    enum { MAX_THREADS = 64 };
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int nthreads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
+    pthread_t threads[MAX_THREADS];
+    count_job jobs[MAX_THREADS];
+    uint64_t body = 1ull << 32;
+    for (int i = 0; i < nthreads; i++) {
+        memset(&jobs[i], 0, sizeof jobs[i]);
+        jobs[i].seed = seed;
+        jobs[i].begin = body / nthreads * i;
+        jobs[i].end = i == nthreads - 1 ? body : body / nthreads * (i + 1);
+        pthread_create(&threads[i], NULL, count_signs, &jobs[i]);
+    }
+    uint64_t plus = 0, minus = 0;
+    for (int i = 0; i < nthreads; i++) {
+        pthread_join(threads[i], NULL);
+        plus += jobs[i].plus;
+        minus += jobs[i].minus;
+    }
+    CHECK_CUDA(cudaDeviceSynchronize());
+    uint32_t tail_bits = 0;
+    long double tail = 0;
+    for (uint64_t i = body; i < LARGE_N; i++) {
+        tail += large_value(seed, i);
+        tail_bits += float_bits(large_value(seed, i));
+    }
+    long double ref = (long double)plus - (long double)minus + tail;
+    long double sum_abs = (long double)(plus + minus) + tail;
+    uint32_t ref_bits = (uint32_t)plus * float_bits(1.0f) +
+                        (uint32_t)minus * float_bits(-1.0f) + tail_bits;
+    printf("--large: n = 2^32 + 5, %llu ones, %llu minus ones, sum %.0Lf\n",
+           (unsigned long long)plus, (unsigned long long)minus, ref);
+
+    static const char *kernels[] = {"two_pass", "atomic", "single_pass"};
+    static const int blocks[] = {32, 256, 1024};
+    size_t most = 0;
+    for (int k = 0; k < 3; k++)
+        for (int b = 0; b < 3; b++) {
+            int kernel;
+            size_t need = 0;
+            cured_catalogue_find(kernels[k], &kernel);
+            cured_catalogue_temp_bytes(kernel, CURED_F32, LARGE_N, blocks[b], &need);
+            most = need > most ? need : most;
+        }
+    harness t;
+    harness_init(&t, most);
+    for (int pass = 0; pass < 2; pass++) {
+        d.dtype = pass == 0 ? CURED_F32 : CURED_I32; /* i32: the same bits */
+        d.ref = ref;
+        d.sum_abs = sum_abs;
+        d.exact = 1;
+        d.ref_bits = ref_bits;
+        for (int k = 0; k < 3; k++)
+            for (int b = 0; b < 3; b++) {
+                int kernel;
+                uint64_t bits;
+                cured_catalogue_find(kernels[k], &kernel);
+                int ok = run_case(&t, kernel, &d, blocks[b], &bits);
+                char got[64];
+                format_value(d.dtype, bits, got, sizeof got);
+                printf("%s %s dtype=%s block=%d: got %s\n", ok ? "ok" : "FAIL",
+                       kernels[k], cured_dtype_name(d.dtype), blocks[b], got);
+            }
+    }
+    harness_free(&t);
+    CHECK_CUDA(cudaFree(d.dev));
+    printf("test_gpu_catalogue --large: seed %llu: %ld runs, %ld failures\n",
+           (unsigned long long)seed, t.runs, t.failures);
+    return t.failures == 0 ? 0 : 1;
+}
+
+// ----------------------------------------------------------------------------
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: test_gpu_catalogue [--seed S] [--large | --kernel NAME "
+               "[--n N] [--block B] [--dtype T]]\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"seed", required_argument, NULL, 's'},
+        {"large", no_argument, NULL, 'L'},
+        {"kernel", required_argument, NULL, 'k'},
+        {"n", required_argument, NULL, 'n'},
+        {"block", required_argument, NULL, 'b'},
+        {"dtype", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    const char *kernel = NULL, *dtype = "f32";
+    uint64_t n = 5000;
+    int block = 256, large_mode = 0, c;
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (c) {
+        case 's': seed = strtoull(optarg, NULL, 0); break;
+        case 'L': large_mode = 1; break;
+        case 'k': kernel = optarg; break;
+        case 'n': n = strtoull(optarg, NULL, 0); break;
+        case 'b': block = atoi(optarg); break;
+        case 't': dtype = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        printf("no CUDA device: skipped\n");
+        return SKIP;
+    }
+    cudaDeviceProp prop;
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    printf("test_gpu_catalogue: %s, seed %llu (rerun with --seed %llu)\n", prop.name,
+           (unsigned long long)seed, (unsigned long long)seed);
+    fflush(stdout);
+    if (kernel != NULL)
+        return single(seed, kernel, n, block, dtype);
+    if (large_mode)
+        return large(seed);
+    return sweep(seed);
+}
