@@ -1,0 +1,208 @@
+/* counters.h - the model's hardware view: what Nsight Compute would count
+ * for a kernel, per kernel, per PTX instruction and per source line.
+ *
+ * defines: model_counter, model_counter_info, model_counter_describe,
+ *          model_counters, model_counters_new, model_counters_free,
+ *          model_counters_reset, model_counters_observer,
+ *          model_counters_set_sass_width, model_counters_sass_width,
+ *          model_counters_total, model_counters_totals, model_counters_at,
+ *          model_counters_active_share, model_counters_by,
+ *          model_counters_line, model_counters_lines,
+ *          model_counters_function, model_counters_module,
+ *          model_counters_complete,
+ *          model_counters_print_table, model_counters_write_json
+ *          (the last two are in counters_report.c)
+ *
+ * Usage: c = model_counters_new(module, entry); put
+ * model_counters_observer(c) in the launch's observers; model_run; read the
+ * totals, the rows, or print them; model_counters_free(c). Several launches
+ * add up until model_counters_reset.
+ *
+ * PTX, not SASS. The model runs the PTX nvcc emits, so every count is per
+ * PTX instruction: smsp__inst_executed.sum here is "PTX warp instructions
+ * issued", which differs from what ncu reports for the SASS ptxas makes
+ * (ptxas adds address arithmetic and control instructions, removes others,
+ * unrolls, predicates short branches). The memory counters are closer,
+ * because memory instructions mostly map one to one; where ptxas merges two
+ * accesses into one wider instruction (two ld.shared.f32 into one LDS.64) or
+ * splits one, the width override table below says so, per PTX instruction,
+ * and the memory counters follow it (a later step can fill it from
+ * `cuobjdump -sass`).
+ *
+ * The conventions (bank rules in bank.h):
+ *  - a memory instruction counts once per access event (model.h: one per
+ *    state space its lanes resolve to) that has a lane accessing memory; a
+ *    warp whose lanes are all predicated off counts in smsp__inst_executed
+ *    but not in the memory counters (ncu's op_* counters do count it);
+ *  - one request per global warp instruction (per piece when split);
+ *  - divergent branches: one per conditional branch a warp executes whose
+ *    active lanes do not all go the same way (0 < taken < active);
+ *  - barriers, shuffles and votes are warp-level instruction counts, as
+ *    ncu's instruction statistics list them by SASS opcode (BAR, SHFL, VOTE).
+ */
+#ifndef CURED_MODEL_COUNTERS_H
+#define CURED_MODEL_COUNTERS_H
+
+#include "model.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* ----------------------------------------------------------- counters */
+
+/* Every counter, with the Nsight Compute metric it stands for. */
+typedef enum model_counter {
+    MODEL_CTR_INST = 0,            /* smsp__inst_executed.sum (PTX) */
+    MODEL_CTR_THREAD_INST,         /* smsp__thread_inst_executed.sum */
+    MODEL_CTR_THREAD_INST_PRED_ON, /* smsp__thread_inst_executed_pred_on.sum */
+    MODEL_CTR_SHARED_LD,           /* smsp__inst_executed_op_shared_ld.sum */
+    MODEL_CTR_SHARED_ST,           /* smsp__inst_executed_op_shared_st.sum */
+    MODEL_CTR_SHARED_ATOM,         /* smsp__inst_executed_op_shared_atom.sum */
+    MODEL_CTR_SHARED_LD_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
+    MODEL_CTR_SHARED_ST_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
+    MODEL_CTR_SHARED_LD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    MODEL_CTR_SHARED_ST_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
+    MODEL_CTR_GLOBAL_LD,           /* smsp__inst_executed_op_global_ld.sum */
+    MODEL_CTR_GLOBAL_ST,           /* smsp__inst_executed_op_global_st.sum */
+    MODEL_CTR_GLOBAL_ATOM,         /* smsp__inst_executed_op_global_atom.sum */
+    MODEL_CTR_GLOBAL_RED,          /* smsp__inst_executed_op_global_red.sum */
+    MODEL_CTR_GLOBAL_LD_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+    MODEL_CTR_GLOBAL_ST_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+    MODEL_CTR_GLOBAL_ATOM_REQUESTS,/* l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum */
+    MODEL_CTR_GLOBAL_RED_REQUESTS, /* l1tex__t_requests_pipe_lsu_mem_global_op_red.sum */
+    MODEL_CTR_GLOBAL_LD_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    MODEL_CTR_GLOBAL_ST_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+    MODEL_CTR_GLOBAL_ATOM_SECTORS, /* l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum */
+    MODEL_CTR_GLOBAL_RED_SECTORS,  /* l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum */
+    MODEL_CTR_LOCAL_LD,            /* smsp__inst_executed_op_local_ld.sum */
+    MODEL_CTR_LOCAL_ST,            /* smsp__inst_executed_op_local_st.sum */
+    MODEL_CTR_BRANCHES,            /* smsp__inst_executed_op_branch.sum (bra) */
+    MODEL_CTR_DIVERGENT_BRANCHES,  /* smsp__sass_branch_targets_threads_divergent.sum */
+    MODEL_CTR_BARRIERS,            /* sass__inst_executed_per_opcode, BAR */
+    MODEL_CTR_SHUFFLES,            /* sass__inst_executed_per_opcode, SHFL */
+    MODEL_CTR_VOTES,               /* sass__inst_executed_per_opcode, VOTE */
+    MODEL_CTR_COUNT
+} model_counter;
+
+/* What a counter is: `key` is a short snake_case name for tables and for
+ * code ("shared_ld_wavefronts"), `metric` the Nsight Compute metric name,
+ * `what` one line of meaning. */
+typedef struct model_counter_info {
+    const char *key;
+    const char *metric;
+    const char *what;
+} model_counter_info;
+
+/* The description of counter `id`, or NULL when id is out of range. */
+const model_counter_info *model_counter_describe(model_counter id);
+
+/* ----------------------------------------------------------- the view */
+
+typedef struct model_counters model_counters;
+
+/* New, zeroed counters for kernels of `module` (which must outlive them);
+ * `function` is the entry being launched (reports name it first). Every
+ * function of the module is counted (a called .func too). Returns NULL when
+ * out of host memory or when function is not a function of the module. */
+model_counters *model_counters_new(const ptx_module *module, int function);
+
+/* Frees the counters. NULL is fine. */
+void model_counters_free(model_counters *c);
+
+/* Zeroes every count (width overrides are kept). */
+void model_counters_reset(model_counters *c);
+
+/* The observer to put in model_launch.observers. Its ctx is c. */
+model_observer model_counters_observer(model_counters *c);
+
+/* The width override: says that ptxas turned the memory instruction at
+ * (function, pc) into SASS accesses of `width` bytes per lane.
+ *   width 0          the access is folded into another instruction's (the
+ *                    other pc carries the merged width): counts nothing;
+ *   width >= size    one access of `width` bytes from each lane's address
+ *                    (a merge: two adjacent 4-byte loads become one 8-byte);
+ *   width <  size    ceil(size / width) accesses of `width` bytes at the
+ *                    lane's address + k * width (a split);
+ * where size is the PTX access's bytes per lane. MODEL_SASS_WIDTH_PTX
+ * removes the override. Returns 0, or -1 for a bad function/pc, a width
+ * over 32, or out of host memory. */
+#define MODEL_SASS_WIDTH_PTX (-1)
+int model_counters_set_sass_width(model_counters *c, int function, int pc,
+                                  int width);
+
+/* The override at (function, pc), MODEL_SASS_WIDTH_PTX when there is none
+ * (or the function/pc is out of range). */
+int model_counters_sass_width(const model_counters *c, int function, int pc);
+
+/* The kernel-wide total of one counter (0 for an id out of range). */
+uint64_t model_counters_total(const model_counters *c, model_counter id);
+
+/* All totals, indexed by model_counter (MODEL_CTR_COUNT values). */
+const uint64_t *model_counters_totals(const model_counters *c);
+
+/* The counts of the instruction at (function, pc), MODEL_CTR_COUNT values,
+ * or NULL when out of range or when that function never ran. */
+const uint64_t *model_counters_at(const model_counters *c, int function,
+                                  int pc);
+
+/* The active-lane share: thread instructions / (warp instructions * 32),
+ * i.e. smsp__thread_inst_executed_per_inst_executed.ratio / 32 (the old
+ * warp execution efficiency). 0 when nothing ran. */
+double model_counters_active_share(const model_counters *c);
+
+/* The entry given to model_counters_new, and the module. */
+int model_counters_function(const model_counters *c);
+const ptx_module *model_counters_module(const model_counters *c);
+
+/* 1 when every event was counted, 0 when the per-instruction rows of some
+ * function could not be allocated (its counts are then in the totals only). */
+int model_counters_complete(const model_counters *c);
+
+/* --------------------------------------------------------------- rows */
+
+/* How rows are keyed. */
+typedef enum model_counters_by {
+    MODEL_BY_TOTAL = 0, /* no rows: the kernel's totals only */
+    MODEL_BY_SOURCE,    /* ptx_instr.src_file/src_line: the innermost .loc
+                           (inside an inlined function: that function's line) */
+    MODEL_BY_SITE,      /* ptx_instr.site_file/site_line: the outermost
+                           (the kernel's own line for inlined code) */
+    MODEL_BY_PTX        /* ptx_instr.ptx_line: one row per instruction */
+} model_counters_by;
+
+/* One row: the sum of the counts of the instructions of one function that
+ * share a key. For MODEL_BY_PTX, file is 0 and line the PTX line. Lines
+ * with no .loc (line 0) are a row of their own. */
+typedef struct model_counters_line {
+    int function;
+    uint16_t file;
+    uint32_t line;
+    int first_pc;            /* the lowest pc in the row */
+    uint64_t v[MODEL_CTR_COUNT];
+} model_counters_line;
+
+/* The rows of `function` (-1: the entry) keyed by `by`, sorted by file then
+ * line, only those where some instruction ran. Stores a malloc'ed array in
+ * *rows (the caller frees it; NULL when there are none) and returns the row
+ * count, or -1 when out of host memory or for a bad function or by. */
+int model_counters_lines(const model_counters *c, int function,
+                         model_counters_by by, model_counters_line **rows);
+
+/* ------------------------------------------------------------ reports */
+
+/* Prints the totals (each with its ncu metric name) and, unless by is
+ * MODEL_BY_TOTAL, one table row per line of each function that ran, as
+ * aligned plain text. Returns 0, or -1 when out of host memory or on a
+ * write error. */
+int model_counters_print_table(FILE *out, const model_counters *c,
+                               model_counters_by by);
+
+/* Writes the counts as one JSON object: the kernel's name, a note on PTX vs
+ * SASS, "totals" keyed by ncu metric name, "derived" (the active-lane share),
+ * the counter table (key, metric, meaning), and per function "lines"
+ * (by source) and "ptx" (by instruction) rows whose counts are keyed by the
+ * counters' short keys, non-zero ones only. Returns 0, or -1 when out of host
+ * memory or on a write error. */
+int model_counters_write_json(FILE *out, const model_counters *c);
+
+#endif /* CURED_MODEL_COUNTERS_H */

@@ -1,0 +1,145 @@
+/* seed_view.h - the seed page's view of a block reduction: shared-memory
+ * accesses, __syncthreads(), worst bank conflict and divergent warps of the
+ * first tree step, counted per thread from the kernel's real PTX.
+ *
+ * defines: model_seed_view, model_seed_step, model_seed_summary,
+ *          model_seed_view_new, model_seed_view_free, model_seed_view_reset,
+ *          model_seed_view_observer, model_seed_view_summary,
+ *          model_seed_view_steps, model_seed_view_complete,
+ *          model_seed_view_format_row, model_seed_view_print_table,
+ *          model_seed_view_write_json (the last three: seed_view_report.c)
+ *
+ * The page (ANCHORS.md) counts the three tree versions at 189 accesses and
+ * 6 barriers, and the shuffle version at 4 and 1, with these conventions: a
+ * tree step is 3 accesses per adding thread and one barrier; the initial
+ * load into shared memory, the barrier after it and the final read are not
+ * counted. This view derives all of that from execution with one rule set,
+ * the same for every kernel:
+ *
+ * 1. Purity. Each thread's registers carry a flag "pure input": set by a
+ *    load from global, const or kernel-param space, a special register, an
+ *    immediate or a symbol address; kept by any instruction whose register
+ *    sources are all pure; cleared by a shared or local load, an atomic, and
+ *    the cross-lane operations (shfl, vote, match, redux). ld.param in a
+ *    called .func is not pure (its params carry the caller's values).
+ * 2. The initial load. A shared store (a lane of st.shared or of a generic
+ *    st that lands in shared memory) whose stored registers are all pure is
+ *    part of the initial load: not counted. The first barrier released
+ *    after such stores is "the barrier after it": not counted. (Each later
+ *    round of pure stores excludes the next barrier again.)
+ * 3. The final read. A shared load's destination remembers which load it
+ *    came from; mov and cvt carry that along, anything else forgets it. When
+ *    a global store, atom or red stores a register that still remembers it,
+ *    that load was the final read: it is taken back out of the counts (once).
+ * 4. Everything else counts: one access per lane per shared load, store or
+ *    atomic instruction (a .v2/.v4 access is one), and every other barrier
+ *    release of the block (one per __syncthreads(), not one per warp).
+ * 5. Steps. Barrier releases cut a block's run into intervals. An interval
+ *    is a tree step when some thread both reads and writes (counted
+ *    accesses, or a shared atomic) one same 32-bit word in it; such a thread
+ *    is an adding thread. Per step: its counted accesses, adding threads,
+ *    the worst bank degree over the step's counted warp stores (per warp
+ *    instruction, over the counted lanes: the most distinct words written
+ *    to one bank, model_bank_degree), the participating warps (those with
+ *    at least one lane making a counted shared access in the step) and the
+ *    divergent ones among them (fewer lanes than the warp has: 1 to 31 of a
+ *    full warp). A final read taken out later stays in its step's lanes.
+ * 6. Summary: total counted accesses and barriers (summed over blocks), the
+ *    worst bank degree over all tree steps ("-" when none), the first tree
+ *    step's divergent and participating warps ("D of P", "none" when there
+ *    are no tree steps), and shuffle rounds per warp: the most shfl
+ *    instructions any one warp executed.
+ *
+ * With one block of 64 threads over 64 floats this gives the page's table:
+ * divergent 189 / 6 / 1-way / 2 of 2, strided 189 / 6 / 2-way / 0 of 1,
+ * sequential 189 / 6 / 1-way / 0 of 1, shuffle 4 / 1 / - / none (5 rounds).
+ */
+#ifndef CURED_MODEL_SEED_VIEW_H
+#define CURED_MODEL_SEED_VIEW_H
+
+#include "model.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* One tree step (rule 5). */
+typedef struct model_seed_step {
+    uint32_t block;           /* linear block index */
+    uint32_t interval;        /* which barrier interval of the block (0: before
+                                 the first barrier) */
+    uint64_t accesses;        /* counted shared accesses in it */
+    uint32_t adding_threads;
+    uint32_t bank_degree;     /* worst over its counted warp stores; 0: none */
+    uint32_t warps;           /* participating warps */
+    uint32_t divergent_warps; /* of those, the ones with a partial lane set */
+} model_seed_step;
+
+/* The page's row and what stands behind it (rule 6). */
+typedef struct model_seed_summary {
+    uint64_t accesses;          /* counted shared accesses */
+    uint64_t barriers;          /* counted barrier releases */
+    uint32_t worst_bank_degree; /* 0 when there are no tree steps ("-") */
+    int tree_steps;             /* how many, over all blocks */
+    int has_first_step;         /* 0: "none" */
+    uint32_t first_step_divergent;
+    uint32_t first_step_warps;
+    uint32_t shuffle_rounds;    /* most shfl instructions of one warp */
+    uint64_t shuffles;          /* shfl warp instructions in all */
+    /* What the conventions left out: */
+    uint64_t initial_stores;    /* pure shared stores (lane level) */
+    uint64_t initial_barriers;  /* barriers after them */
+    uint64_t final_reads;       /* shared loads that went straight to global */
+    uint32_t blocks;            /* blocks seen */
+} model_seed_summary;
+
+typedef struct model_seed_view model_seed_view;
+
+/* A new, empty view for launches of entry `function` of `module` (which
+ * must outlive it). Returns NULL when out of host memory or for a function
+ * index out of range. */
+model_seed_view *model_seed_view_new(const ptx_module *module, int function);
+
+/* Frees the view. NULL is fine. */
+void model_seed_view_free(model_seed_view *v);
+
+/* Forgets every count and step. */
+void model_seed_view_reset(model_seed_view *v);
+
+/* The observer to put in model_launch.observers. Its ctx is v. */
+model_observer model_seed_view_observer(model_seed_view *v);
+
+/* The summary of everything observed since new/reset. Can't fail. */
+model_seed_summary model_seed_view_summary(const model_seed_view *v);
+
+/* The tree steps in execution order (block by block); stores a pointer to
+ * them (owned by the view, valid until the next event, reset or free) in
+ * *steps and returns how many. */
+int model_seed_view_steps(const model_seed_view *v, const model_seed_step **steps);
+
+/* 1 when every event was tracked, 0 when host memory ran out in an
+ * observer callback (the counts are then incomplete). */
+int model_seed_view_complete(const model_seed_view *v);
+
+/* -------------------------------------------------------------- output */
+
+/* The page's table header (two lines: names and the |---| rule, each with
+ * its newline). */
+extern const char model_seed_table_header[];
+
+/* Formats the row of `s` labelled `label` into buf (size bytes, NUL ended,
+ * cut if short), as "| label | 189 | 6 | 1-way | 2 of 2 |" without newline.
+ * Returns what snprintf returns. */
+int model_seed_view_format_row(char *buf, size_t size, const char *label,
+                               const model_seed_summary *s);
+
+/* Prints the page's table: the header, then one row per view, labelled by
+ * names[i]. Returns 0, or -1 on a write error. */
+int model_seed_view_print_table(FILE *out, const char *const names[],
+                                const model_seed_view *const views[], int count);
+
+/* Writes the views as a JSON array, one object per view: its name, the
+ * summary's fields and its tree steps. Returns 0, or -1 on a write error. */
+int model_seed_view_write_json(FILE *out, const char *const names[],
+                               const model_seed_view *const views[], int count);
+
+#endif /* CURED_MODEL_SEED_VIEW_H */

@@ -1,0 +1,107 @@
+/* seed_view_report.c - the seed page's table and its JSON, from seed views.
+ *
+ * defines: model_seed_table_header, model_seed_view_format_row,
+ *          model_seed_view_print_table, model_seed_view_write_json
+ */
+#include "seed_view.h"
+
+#include <string.h>
+
+/* The header of the page's table as ANCHORS.md gives it; one place to change it. */
+const char model_seed_table_header[] =
+    "| version | shared-memory accesses | `__syncthreads()` | "
+    "worst bank conflict | divergent warps (first step) |\n"
+    "|---|---|---|---|---|\n";
+
+int model_seed_view_format_row(char *buf, size_t size, const char *label,
+                               const model_seed_summary *s)
+{
+    char worst[24], first[40];
+    if (s->worst_bank_degree == 0)
+        snprintf(worst, sizeof worst, "-");
+    else
+        snprintf(worst, sizeof worst, "%u-way", (unsigned)s->worst_bank_degree);
+    if (!s->has_first_step)
+        snprintf(first, sizeof first, "none");
+    else
+        snprintf(first, sizeof first, "%u of %u",
+                 (unsigned)s->first_step_divergent, (unsigned)s->first_step_warps);
+    return snprintf(buf, size, "| %s | %llu | %llu | %s | %s |", label,
+                    (unsigned long long)s->accesses,
+                    (unsigned long long)s->barriers, worst, first);
+}
+
+int model_seed_view_print_table(FILE *out, const char *const names[],
+                                const model_seed_view *const views[], int count)
+{
+    fputs(model_seed_table_header, out);
+    for (int i = 0; i < count; i++) {
+        char row[256];
+        model_seed_summary s = model_seed_view_summary(views[i]);
+        model_seed_view_format_row(row, sizeof row, names[i], &s);
+        fprintf(out, "%s\n", row);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* Writes s as a JSON string. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s != NULL && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+int model_seed_view_write_json(FILE *out, const char *const names[],
+                               const model_seed_view *const views[], int count)
+{
+    fputc('[', out);
+    for (int i = 0; i < count; i++) {
+        model_seed_summary s = model_seed_view_summary(views[i]);
+        fprintf(out, "%s\n  {\"version\": ", i ? "," : "");
+        json_string(out, names[i]);
+        fprintf(out,
+                ", \"shared_accesses\": %llu, \"barriers\": %llu, "
+                "\"worst_bank_degree\": %u, \"tree_steps\": %d, ",
+                (unsigned long long)s.accesses, (unsigned long long)s.barriers,
+                (unsigned)s.worst_bank_degree, s.tree_steps);
+        if (s.has_first_step)
+            fprintf(out, "\"first_step\": {\"divergent_warps\": %u, \"warps\": %u}, ",
+                    (unsigned)s.first_step_divergent, (unsigned)s.first_step_warps);
+        else
+            fprintf(out, "\"first_step\": null, ");
+        fprintf(out,
+                "\"shuffle_rounds_per_warp\": %u, \"shuffles\": %llu, "
+                "\"excluded\": {\"initial_stores\": %llu, \"initial_barriers\": %llu, "
+                "\"final_reads\": %llu}, \"blocks\": %u, \"complete\": %s,\n   \"steps\": [",
+                (unsigned)s.shuffle_rounds, (unsigned long long)s.shuffles,
+                (unsigned long long)s.initial_stores,
+                (unsigned long long)s.initial_barriers,
+                (unsigned long long)s.final_reads, (unsigned)s.blocks,
+                model_seed_view_complete(views[i]) ? "true" : "false");
+        const model_seed_step *steps;
+        int n = model_seed_view_steps(views[i], &steps);
+        for (int k = 0; k < n; k++)
+            fprintf(out,
+                    "%s\n     {\"block\": %u, \"interval\": %u, \"accesses\": %llu, "
+                    "\"adding_threads\": %u, \"bank_degree\": %u, \"warps\": %u, "
+                    "\"divergent_warps\": %u}",
+                    k ? "," : "", (unsigned)steps[k].block,
+                    (unsigned)steps[k].interval,
+                    (unsigned long long)steps[k].accesses,
+                    (unsigned)steps[k].adding_threads,
+                    (unsigned)steps[k].bank_degree, (unsigned)steps[k].warps,
+                    (unsigned)steps[k].divergent_warps);
+        fprintf(out, "%s]}", n ? "\n   " : "");
+    }
+    fprintf(out, "%s]\n", count ? "\n" : "");
+    return ferror(out) ? -1 : 0;
+}
