@@ -1,0 +1,267 @@
+/* model_options.c - parses `cured model`'s options (getopt_long).
+ *
+ * defines: cli_model_parse_options, cli_model_usage
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "model_options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_model_usage(FILE *out)
+{
+    fprintf(out,
+"usage: cured model KERNEL [--dtype T] [--n N] [--seed S] [options]\n"
+"       cured model --ptx FILE.ptx | --cu FILE.cu [--entry NAME] --arg SPEC... [options]\n"
+"       cured model --seed-table [--json]\n"
+"\n"
+"Runs one kernel launch in the model (the PTX, executed warp by warp on the\n"
+"CPU) and prints its hardware counters, the checks' findings and buffers.\n"
+"\n"
+"what to run:\n"
+"  KERNEL               a catalogue kernel (cured list), from the embedded PTX\n"
+"  --dtype T            its element type: f32 (default) f64 i32 i64 u32 u64\n"
+"  --n N                N values (default 1024): sizes the grid and, without\n"
+"                       --arg, builds its standard arguments:\n"
+"                       in (random), out, n [, partials, counter]\n"
+"  --seed S             the seed of that random input (default 1)\n"
+"  --ptx FILE           a PTX file (nvcc -arch=sm_90 -ptx -lineinfo)\n"
+"  --cu FILE            a CUDA file, compiled to PTX with nvcc first\n"
+"  --entry NAME         the kernel entry (needed when the module has several)\n"
+"launch:\n"
+"  --grid X[,Y,Z]       blocks (catalogue: from n and the block; else 1)\n"
+"  --block X[,Y,Z]      threads per block (catalogue: 256; else 32)\n"
+"  --shared BYTES       dynamic shared memory (catalogue: what it needs)\n"
+"  --arg SPEC           one kernel parameter, in order; repeat for each:\n"
+"                         NAME=TYPE[COUNT]:INIT  a buffer, INIT one of\n"
+"                           random[@SEED] ones iota zeros uninit file:PATH\n"
+"                         TYPE:VALUE             a scalar (u32:5, s32:-1, f32:1.5)\n"
+"                       TYPE: f32 f64 s8 s16 s32 s64 u8 u16 u32 u64\n"
+"  --step-limit N       stop after N warp instructions (an endless loop)\n"
+"output:\n"
+"  --print NAME[:all]   print a buffer after the run (first/last values, or all)\n"
+"  --out NAME=PATH      write a buffer's bytes to PATH\n"
+"  --seed-view          add the seed page's per-step view\n"
+"  --json               everything as one JSON object\n"
+"  --strict             exit 1 on any finding, hazards too\n"
+"  --seed-table         the seed page's table: divergent, strided, sequential\n"
+"                       and shuffle on 64 values, one block of 64 threads\n"
+"\n"
+"exit status: 0 ran with no error findings, 1 error findings (any with\n"
+"--strict), 2 bad usage or input. docs/model.md has examples.\n");
+}
+
+/* Parses a whole number >= 1 (decimal or 0x hex) into *v. 0 on success. */
+static int parse_count(const char *s, uint64_t *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (errno != 0 || *end != '\0' || x == 0)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* Fills an output from --print NAME[:all] or --out NAME=PATH. */
+static int parse_output(const char *text, int is_out, cli_model_output *o,
+                        char *err, size_t cap)
+{
+    memset(o, 0, sizeof *o);
+    size_t n = strcspn(text, is_out ? "=" : ":");
+    if (n == 0 || n >= sizeof o->buffer) {
+        snprintf(err, cap, "bad %s '%s' (%s)", is_out ? "--out" : "--print",
+                 text, is_out ? "NAME=PATH" : "NAME or NAME:all");
+        return -1;
+    }
+    memcpy(o->buffer, text, n);
+    o->name = o->buffer;
+    const char *rest = text + n;
+    if (is_out) {
+        if (*rest != '=' || rest[1] == '\0') {
+            snprintf(err, cap, "bad --out '%s' (NAME=PATH)", text);
+            return -1;
+        }
+        o->path = rest + 1;
+    } else if (*rest != '\0') {
+        if (strcmp(rest, ":all") != 0) {
+            snprintf(err, cap, "bad --print '%s' (NAME or NAME:all)", text);
+            return -1;
+        }
+        o->all = 1;
+    }
+    return 0;
+}
+
+enum {
+    OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
+    OPT_SEED_VIEW, OPT_SEED_TABLE, OPT_JSON, OPT_STRICT
+};
+
+int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
+                            char *err, size_t cap)
+{
+    static const struct option options[] = {
+        {"dtype", required_argument, NULL, 'd'},
+        {"ptx", required_argument, NULL, OPT_PTX},
+        {"cu", required_argument, NULL, OPT_CU},
+        {"entry", required_argument, NULL, 'e'},
+        {"grid", required_argument, NULL, 'g'},
+        {"block", required_argument, NULL, 'b'},
+        {"shared", required_argument, NULL, OPT_SHARED},
+        {"arg", required_argument, NULL, 'a'},
+        {"n", required_argument, NULL, OPT_N},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"print", required_argument, NULL, 'p'},
+        {"out", required_argument, NULL, OPT_OUT},
+        {"step-limit", required_argument, NULL, OPT_STEP_LIMIT},
+        {"seed-view", no_argument, NULL, OPT_SEED_VIEW},
+        {"seed-table", no_argument, NULL, OPT_SEED_TABLE},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->dtype = "f32";
+    o->n = 1024;
+    o->seed = CLI_ARG_DEFAULT_SEED;
+    int opt, have_dtype = 0, have_seed = 0;
+    uint64_t v;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":d:e:g:b:a:p:h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'd': o->dtype = optarg; have_dtype = 1; break;
+        case OPT_PTX: o->ptx_path = optarg; break;
+        case OPT_CU: o->cu_path = optarg; break;
+        case 'e': o->entry = optarg; break;
+        case 'g':
+            if (cli_dim3_parse(optarg, "--grid", &o->grid, err, cap) != 0)
+                return CLI_MODEL_PARSE_ERROR;
+            o->have_grid = 1;
+            break;
+        case 'b':
+            if (cli_dim3_parse(optarg, "--block", &o->block, err, cap) != 0)
+                return CLI_MODEL_PARSE_ERROR;
+            o->have_block = 1;
+            break;
+        case OPT_SHARED: {
+            char *end;
+            errno = 0;
+            unsigned long long x = strtoull(optarg, &end, 0);
+            if (*optarg < '0' || *optarg > '9' || *end || errno || x > UINT32_MAX) {
+                snprintf(err, cap, "bad --shared '%s' (bytes)", optarg);
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            o->shared = (uint32_t)x;
+            o->have_shared = 1;
+            break;
+        }
+        case 'a':
+            if (o->nargs == CLI_MODEL_MAX_ARGS) {
+                snprintf(err, cap, "more than %d --arg", CLI_MODEL_MAX_ARGS);
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            if (cli_arg_parse(optarg, &o->args[o->nargs], err, cap) != 0)
+                return CLI_MODEL_PARSE_ERROR;
+            o->nargs++;
+            break;
+        case OPT_N:
+            if (parse_count(optarg, &o->n) != 0) {
+                snprintf(err, cap, "bad --n '%s' (a whole number >= 1)", optarg);
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            o->have_n = 1;
+            break;
+        case OPT_SEED: {
+            char *end;
+            errno = 0;
+            o->seed = strtoull(optarg, &end, 0);
+            if (*optarg < '0' || *optarg > '9' || *end || errno) {
+                snprintf(err, cap, "bad --seed '%s'", optarg);
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            have_seed = 1;
+            break;
+        }
+        case 'p':
+        case OPT_OUT: {
+            int is_out = opt == OPT_OUT;
+            int *count = is_out ? &o->nouts : &o->nprints;
+            if (*count == CLI_MODEL_MAX_OUTPUTS) {
+                snprintf(err, cap, "more than %d %s", CLI_MODEL_MAX_OUTPUTS,
+                         is_out ? "--out" : "--print");
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            cli_model_output *dst = is_out ? &o->outs[*count] : &o->prints[*count];
+            if (parse_output(optarg, is_out, dst, err, cap) != 0)
+                return CLI_MODEL_PARSE_ERROR;
+            (*count)++;
+            break;
+        }
+        case OPT_STEP_LIMIT:
+            if (parse_count(optarg, &v) != 0) {
+                snprintf(err, cap, "bad --step-limit '%s' (a whole number >= 1)",
+                         optarg);
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            o->step_limit = v;
+            break;
+        case OPT_SEED_VIEW: o->seed_view = 1; break;
+        case OPT_SEED_TABLE: o->seed_table = 1; break;
+        case OPT_JSON: o->json = 1; break;
+        case OPT_STRICT: o->strict = 1; break;
+        case 'h': return CLI_MODEL_PARSE_HELP;
+        case ':':
+            snprintf(err, cap, "%s needs a value", argv[optind - 1]);
+            return CLI_MODEL_PARSE_ERROR;
+        default:
+            snprintf(err, cap, "unknown option '%s' (see cured model --help)",
+                     argv[optind - 1]);
+            return CLI_MODEL_PARSE_ERROR;
+        }
+    }
+    if (optind < argc)
+        o->kernel = argv[optind++];
+    if (optind < argc) {
+        snprintf(err, cap, "unexpected argument '%s'", argv[optind]);
+        return CLI_MODEL_PARSE_ERROR;
+    }
+
+    if (o->seed_table) {
+        if (o->kernel || o->ptx_path || o->cu_path || o->nargs || o->have_n) {
+            snprintf(err, cap, "--seed-table runs its own four kernels: it takes "
+                     "no KERNEL, --ptx, --cu, --arg or --n");
+            return CLI_MODEL_PARSE_ERROR;
+        }
+        return CLI_MODEL_PARSE_OK;
+    }
+    int sources = (o->kernel != NULL) + (o->ptx_path != NULL) + (o->cu_path != NULL);
+    if (sources == 0) {
+        snprintf(err, cap, "what to run? a catalogue KERNEL (cured list), "
+                 "--ptx FILE or --cu FILE (see cured model --help)");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (sources > 1) {
+        snprintf(err, cap, "one of KERNEL, --ptx and --cu, not %s",
+                 o->kernel ? "a KERNEL and a file" : "both files");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->kernel == NULL && (have_dtype || o->have_n || have_seed)) {
+        snprintf(err, cap, "%s is for catalogue kernels: give a --ptx/--cu "
+                 "kernel its arguments with --arg",
+                 have_dtype ? "--dtype" : o->have_n ? "--n" : "--seed");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->kernel != NULL && o->nargs > 0 && have_seed) {
+        snprintf(err, cap, "--seed is for the input --n builds: with --arg, "
+                 "give the input's own random@SEED");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    return CLI_MODEL_PARSE_OK;
+}

@@ -1,0 +1,65 @@
+/* model_options.h - `cured model`'s command line, parsed.
+ *
+ * defines: cli_model_options, cli_model_parse_options, cli_model_usage,
+ *          CLI_MODEL_PARSE_* results
+ */
+#ifndef CURED_CLI_MODEL_OPTIONS_H
+#define CURED_CLI_MODEL_OPTIONS_H
+
+#include "model.h"
+#include "model_args.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CLI_MODEL_MAX_ARGS 64
+#define CLI_MODEL_MAX_OUTPUTS 32
+
+/* A buffer to print (--print NAME[:all]) or write (--out NAME=PATH). */
+typedef struct cli_model_output {
+    const char *name;        /* points into argv (NAME part copied below) */
+    char buffer[CLI_ARG_NAME_MAX];
+    const char *path;        /* --out only */
+    int all;                 /* --print NAME:all */
+} cli_model_output;
+
+typedef struct cli_model_options {
+    const char *kernel;      /* catalogue name, or NULL */
+    const char *ptx_path;    /* --ptx */
+    const char *cu_path;     /* --cu */
+    const char *entry;       /* --entry */
+    const char *dtype;       /* --dtype, default "f32" */
+    int have_grid, have_block, have_shared;
+    model_dim3 grid, block;
+    uint32_t shared;
+    cli_arg_spec args[CLI_MODEL_MAX_ARGS];
+    int nargs;
+    int have_n;
+    uint64_t n;              /* --n, default 1024: the grid, and the
+                                standard arguments without --arg */
+    uint64_t seed;           /* --seed: the input of --n, default 1 */
+    cli_model_output prints[CLI_MODEL_MAX_OUTPUTS];
+    int nprints;
+    cli_model_output outs[CLI_MODEL_MAX_OUTPUTS];
+    int nouts;
+    uint64_t step_limit;     /* 0: the model's default */
+    int seed_view;
+    int seed_table;
+    int json;
+    int strict;
+} cli_model_options;
+
+enum { CLI_MODEL_PARSE_OK = 0, CLI_MODEL_PARSE_HELP = 1, CLI_MODEL_PARSE_ERROR = -1 };
+
+/* Parses argv (argv[0] is "model") into *o. Returns CLI_MODEL_PARSE_OK,
+ * _HELP for --help, or _ERROR with one line in err. Checks what can be
+ * checked without the PTX: one source (KERNEL, --ptx or --cu), options that
+ * belong to catalogue kernels only, well-formed specs and shapes. */
+int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
+                            char *err, size_t cap);
+
+/* Prints `cured model --help`. */
+void cli_model_usage(FILE *out);
+
+#endif /* CURED_CLI_MODEL_OPTIONS_H */

@@ -1,0 +1,228 @@
+/* model_output.c - findings and buffers as `cured model` prints them, as
+ * text and as JSON.
+ *
+ * defines: cli_instruction_text, cli_source_file_name, cli_print_findings,
+ *          cli_print_buffer, cli_json_string, cli_json_findings,
+ *          cli_json_buffer
+ */
+#include "model_output.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Values shown of a long buffer: the first HEAD and the last TAIL. */
+#define HEAD 8
+#define TAIL 4
+
+void cli_instruction_text(const char *text, size_t len, uint32_t line,
+                          char *out, size_t cap)
+{
+    size_t i = 0;
+    out[0] = '\0';
+    if (line == 0 || cap == 0)
+        return;
+    for (uint32_t l = 1; l < line && i < len; i++)
+        if (text[i] == '\n')
+            l++;
+    while (i < len && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    size_t end = i;
+    while (end < len && text[end] != '\n' && text[end] != '\r' &&
+           !(text[end] == '/' && end + 1 < len && text[end + 1] == '/'))
+        end++;
+    while (end > i && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+        end--;
+    size_t n = end - i < cap - 1 ? end - i : cap - 1;
+    memcpy(out, text + i, n);
+    out[n] = '\0';
+}
+
+const char *cli_source_file_name(const ptx_module *module, uint16_t file)
+{
+    if (file == 0 || file >= module->nfiles || module->files[file] == NULL)
+        return NULL;
+    const char *slash = strrchr(module->files[file], '/');
+    return slash ? slash + 1 : module->files[file];
+}
+
+int cli_findings_merge(model_findings *dst, const model_findings *src)
+{
+    for (int i = 0; i < src->count; i++) {
+        const model_finding *f = &src->items[i];
+        int before = dst->count;
+        if (model_findings_add(dst, f) != 0)
+            return -1;
+        int at = dst->count - 1;
+        if (dst->count == before)         /* merged into an earlier one */
+            for (at = 0; at < dst->count; at++) {
+                const model_finding *g = &dst->items[at];
+                if (g->kind == f->kind && g->function == f->function && g->pc == f->pc)
+                    break;
+            }
+        if (at < dst->count)
+            dst->repeats[at] += src->repeats[i];
+    }
+    return 0;
+}
+
+void cli_print_findings(FILE *out, const model_findings *list,
+                        const ptx_module *module, const char *ptx_text,
+                        size_t ptx_len)
+{
+    for (int i = 0; i < list->count; i++) {
+        const model_finding *f = &list->items[i];
+        char ins[160];
+        cli_instruction_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
+        fprintf(out, "%s: %s, block (%u,%u,%u) thread (%u,%u,%u)",
+                f->severity == MODEL_ERROR ? "error" : "hazard",
+                model_finding_kind_name(f->kind), f->block[0], f->block[1],
+                f->block[2], f->thread[0], f->thread[1], f->thread[2]);
+        if (ins[0])
+            fprintf(out, ": `%s`", ins);
+        if (f->ptx_line)
+            fprintf(out, " at PTX line %u", f->ptx_line);
+        const char *src = cli_source_file_name(module, f->src_file);
+        if (src != NULL && f->src_line)
+            fprintf(out, ", %s:%u", src, f->src_line);
+        if (list->repeats[i])
+            fprintf(out, " (%u more like it)", list->repeats[i]);
+        if (f->message[0])
+            fprintf(out, ": %s", f->message);
+        fputc('\n', out);
+    }
+}
+
+/* Element i of a buffer of `type`, printed. */
+static void print_value(FILE *out, ptx_type type, const uint8_t *p, int json)
+{
+    uint64_t u = 0;
+    unsigned size = cli_arg_elem_size(type);
+    for (unsigned b = 0; b < size; b++)
+        u |= (uint64_t)p[b] << (8 * b);
+    double d;
+    if (type == PTX_T_F32 || type == PTX_T_F64) {
+        if (type == PTX_T_F32) {
+            float f;
+            memcpy(&f, p, 4);
+            d = f;
+        } else {
+            memcpy(&d, p, 8);
+        }
+        if (json && !isfinite(d))
+            fprintf(out, "\"%s\"", isnan(d) ? "nan" : d > 0 ? "inf" : "-inf");
+        else
+            fprintf(out, type == PTX_T_F32 ? "%.9g" : "%.17g", d);
+        return;
+    }
+    if (type == PTX_T_S8 || type == PTX_T_S16 || type == PTX_T_S32 ||
+        type == PTX_T_S64) {
+        int64_t s = size == 8 ? (int64_t)u
+                              : (int64_t)(u << (64 - 8 * size)) >> (64 - 8 * size);
+        fprintf(out, "%lld", (long long)s);
+        return;
+    }
+    fprintf(out, "%llu", (unsigned long long)u);
+}
+
+/* Number of whole elements in the buffer. */
+static uint64_t element_count(const cli_arg_spec *spec, const model_buffer *b)
+{
+    return b->bytes / cli_arg_elem_size(spec->type);
+}
+
+void cli_print_buffer(FILE *out, const cli_arg_spec *spec,
+                      const model_buffer *buffer, int all)
+{
+    uint64_t n = element_count(spec, buffer);
+    unsigned size = cli_arg_elem_size(spec->type);
+    fprintf(out, "%s %s[%llu] =", spec->name, cli_elem_type_name(spec->type),
+            (unsigned long long)n);
+    for (uint64_t i = 0; i < n; i++) {
+        if (!all && n > HEAD + TAIL + 4 && i == HEAD) {
+            fprintf(out, " ...");
+            i = n - TAIL;
+        }
+        fputc(' ', out);
+        print_value(out, spec->type, buffer->data + i * size, 0);
+    }
+    fputc('\n', out);
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void cli_json_findings(FILE *out, const model_findings *list,
+                       const ptx_module *module, const char *ptx_text,
+                       size_t ptx_len)
+{
+    fputc('[', out);
+    for (int i = 0; i < list->count; i++) {
+        const model_finding *f = &list->items[i];
+        char ins[160];
+        cli_instruction_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
+        fprintf(out, "%s\n    {\"severity\": \"%s\", \"kind\": ", i ? "," : "",
+                f->severity == MODEL_ERROR ? "error" : "hazard");
+        cli_json_string(out, model_finding_kind_name(f->kind));
+        fprintf(out, ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], "
+                "\"instruction\": ", f->block[0], f->block[1], f->block[2],
+                f->thread[0], f->thread[1], f->thread[2]);
+        cli_json_string(out, ins);
+        fprintf(out, ", \"ptx_line\": %u, \"source_file\": ", f->ptx_line);
+        if (f->src_file && f->src_file < module->nfiles && module->files[f->src_file])
+            cli_json_string(out, module->files[f->src_file]);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"source_line\": %u, \"address\": %llu, \"repeats\": %u, "
+                "\"message\": ", f->src_line, (unsigned long long)f->address,
+                list->repeats[i]);
+        cli_json_string(out, f->message);
+        fputc('}', out);
+    }
+    fputs(list->count ? "\n  ]" : "]", out);
+}
+
+/* Writes elements [from, to) as a JSON array. */
+static void json_values(FILE *out, const cli_arg_spec *spec,
+                        const model_buffer *b, uint64_t from, uint64_t to)
+{
+    unsigned size = cli_arg_elem_size(spec->type);
+    fputc('[', out);
+    for (uint64_t i = from; i < to; i++) {
+        if (i > from)
+            fputs(", ", out);
+        print_value(out, spec->type, b->data + i * size, 1);
+    }
+    fputc(']', out);
+}
+
+void cli_json_buffer(FILE *out, const cli_arg_spec *spec,
+                     const model_buffer *buffer, int all)
+{
+    uint64_t n = element_count(spec, buffer);
+    fprintf(out, "{\"type\": \"%s\", \"count\": %llu, \"values\": ",
+            cli_elem_type_name(spec->type), (unsigned long long)n);
+    if (all || n <= HEAD + TAIL + 4) {
+        json_values(out, spec, buffer, 0, n);
+    } else {
+        json_values(out, spec, buffer, 0, HEAD);
+        fputs(", \"last_values\": ", out);
+        json_values(out, spec, buffer, n - TAIL, n);
+    }
+    fputc('}', out);
+}

@@ -1,0 +1,61 @@
+/* model_output.h - what `cured model` prints: findings one per line,
+ * buffers' values, and the JSON pieces of --json.
+ *
+ * defines: cli_print_findings, cli_print_buffer, cli_json_findings,
+ *          cli_json_buffer, cli_json_string, cli_instruction_text,
+ *          cli_source_file_name, cli_findings_merge
+ */
+#ifndef CURED_CLI_MODEL_OUTPUT_H
+#define CURED_CLI_MODEL_OUTPUT_H
+
+#include "model.h"
+#include "model_args.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The text of PTX line `line` of text[0..len) without its indentation,
+ * trailing `//` comment and blanks, into out (truncated to cap). Writes ""
+ * for a line that is not there. Can't fail. */
+void cli_instruction_text(const char *text, size_t len, uint32_t line,
+                          char *out, size_t cap);
+
+/* The file name (last path component) of .file index `file` of module,
+ * or NULL when the module has none for it. */
+const char *cli_source_file_name(const ptx_module *module, uint16_t file);
+
+/* Adds every finding of src to dst (the interpreter's list and the checks'
+ * become one), keeping the repeat counts. Returns 0, or -1 when out of host
+ * memory. */
+int cli_findings_merge(model_findings *dst, const model_findings *src);
+
+/* Prints each finding on one line: severity, kind, block, thread, the
+ * instruction's PTX text, its PTX line, its source file:line, how many more
+ * times it happened, and the model's message. `label` names the PTX file.
+ * Prints nothing for an empty list. */
+void cli_print_findings(FILE *out, const model_findings *list,
+                        const ptx_module *module, const char *ptx_text,
+                        size_t ptx_len);
+
+/* Prints "NAME f32[COUNT] = v0 v1 ... v(k-1) ... last" : the first 8 and the
+ * last 4 values when there are more than 16, every value when `all`.
+ * Floats are printed so that they read back to the same bits (%.9g/%.17g). */
+void cli_print_buffer(FILE *out, const cli_arg_spec *spec,
+                      const model_buffer *buffer, int all);
+
+/* Writes s as a JSON string literal (quotes, escapes). */
+void cli_json_string(FILE *out, const char *s);
+
+/* Writes the findings as a JSON array of objects. */
+void cli_json_findings(FILE *out, const model_findings *list,
+                       const ptx_module *module, const char *ptx_text,
+                       size_t ptx_len);
+
+/* Writes a buffer as a JSON object {"type", "count", "values"}: every
+ * value when `all`, else the first 8 and the last 4 ("values" and
+ * "last_values") when there are more than 16. Floats that are not finite
+ * are written as strings ("nan", "inf", "-inf"). */
+void cli_json_buffer(FILE *out, const cli_arg_spec *spec,
+                     const model_buffer *buffer, int all);
+
+#endif /* CURED_CLI_MODEL_OUTPUT_H */

@@ -1,0 +1,222 @@
+/* model_seed_table.c - `cured model --seed-table`: the seed page's four
+ * versions, run in the model, their table from the seed view and the
+ * hardware view beside it.
+ *
+ * defines: cli_model_seed_table
+ *
+ * Nothing is special-cased: each row is the catalogue kernel's own PTX run
+ * on 64 values by one block of 64 threads (two warps), counted by the
+ * observers every `cured model` run has.
+ */
+#include "model_seed_table.h"
+
+#include "catalogue_ptx.h"
+#include "checks.h"
+#include "cli.h"
+#include "counters.h"
+#include "cured.h"
+#include "model_catalogue.h"
+#include "model_output.h"
+#include "model_params.h"
+#include "model_source.h"
+#include "seed_view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "model"
+#define VERSIONS 4
+#define SEED_N 64
+#define SEED_BLOCK 64
+
+static const char *const kernels[VERSIONS] = {"divergent", "strided", "sequential",
+                                              "shuffle"};
+/* The page's names for them. */
+static const char *const labels[VERSIONS] = {"divergent", "strided index",
+                                             "sequential", "warp shuffle"};
+
+/* The hardware view's columns. */
+static const struct {
+    const char *head;
+    model_counter id;
+} hw_columns[] = {
+    {"shared ld", MODEL_CTR_SHARED_LD},
+    {"shared st", MODEL_CTR_SHARED_ST},
+    {"ld wavefronts", MODEL_CTR_SHARED_LD_WAVEFRONTS},
+    {"st wavefronts", MODEL_CTR_SHARED_ST_WAVEFRONTS},
+    {"ld conflicts", MODEL_CTR_SHARED_LD_CONFLICTS},
+    {"st conflicts", MODEL_CTR_SHARED_ST_CONFLICTS},
+    {"barriers", MODEL_CTR_BARRIERS},
+    {"shuffles", MODEL_CTR_SHUFFLES},
+    {"divergent branches", MODEL_CTR_DIVERGENT_BRANCHES},
+};
+#define HW_COLUMNS ((int)(sizeof hw_columns / sizeof hw_columns[0]))
+
+/* One version's run and what watched it. */
+typedef struct seed_run {
+    char entry[256];
+    model_seed_view *view;
+    model_counters *counters;
+    model_findings findings;      /* the interpreter's, then the checks' */
+    model_findings checks;        /* the checks' (races, unwritten reads) */
+    int completed;
+} seed_run;
+
+/* Runs kernel k of the table on module m into *run. Returns 0, or 2 after a
+ * line on stderr. */
+static int run_version(const ptx_module *m, int k, seed_run *run)
+{
+    char err[512];
+    int kernel, rc = 2;
+    cli_catalogue_plan plan;
+    if (cured_catalogue_find(kernels[k], &kernel) != CURED_SUCCESS ||
+        cli_catalogue_plan_make(kernel, CURED_F32, SEED_N, SEED_BLOCK,
+                                CLI_ARG_DEFAULT_SEED, &plan, err, sizeof err) != 0)
+        return cli_fail(CMD, "--seed-table: no plan for %s", kernels[k]);
+    if (model_catalogue_entry_name(m, kernels[k], "f32", SEED_BLOCK, run->entry,
+                                   sizeof run->entry) != MODEL_CATALOGUE_OK)
+        return cli_fail(CMD, "--seed-table: the embedded PTX has no f32 %s",
+                        kernels[k]);
+    int function = ptx_find_function(m, run->entry);
+    model_memory *memory = model_memory_new();
+    uint8_t *params = NULL;
+    size_t params_size = 0;
+    run->view = model_seed_view_new(m, function);
+    run->counters = model_counters_new(m, function);
+    model_checks *checks = model_checks_new(&run->checks);
+    if (memory == NULL || run->view == NULL || run->counters == NULL ||
+        checks == NULL) {
+        cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    if (cli_args_bind(m, function, plan.args, plan.nargs, memory, &params,
+                      &params_size, err, sizeof err) != 0) {
+        cli_fail(CMD, "--seed-table, %s: %s", kernels[k], err);
+        goto done;
+    }
+    model_observer observers[3] = {model_seed_view_observer(run->view),
+                                   model_counters_observer(run->counters),
+                                   model_checks_observer(checks)};
+    model_launch launch = {
+        .module = m, .function = function, .grid = plan.grid, .block = plan.block,
+        .dynamic_shared_bytes = plan.dynamic_shared, .params = params,
+        .params_size = params_size, .memory = memory, .observers = observers,
+        .nobservers = 3, .check_uninit_global = 1,
+    };
+    model_result result;
+    memset(&result, 0, sizeof result);
+    if (model_run(&launch, &result) != 0) {
+        cli_fail(CMD, "--seed-table, %s: bad launch: %s", kernels[k],
+                 result.findings.count ? result.findings.items[0].message : "?");
+        model_findings_clear(&result.findings);
+        goto done;
+    }
+    run->findings = result.findings;
+    run->completed = result.completed;
+    rc = 0;
+    if (cli_findings_merge(&run->findings, &run->checks) != 0)
+        rc = cli_fail(CMD, "out of memory");
+done:
+    model_checks_free(checks);
+    free(params);
+    model_memory_free(memory);
+    return rc;
+}
+
+/* The text report: the page's table, then the hardware view. */
+static void print_text(const seed_run runs[VERSIONS], const ptx_module *m,
+                       const cli_source *src)
+{
+    const model_seed_view *views[VERSIONS];
+    for (int k = 0; k < VERSIONS; k++)
+        views[k] = runs[k].view;
+    printf("The seed page's table, from the model: %d values, one block of %d "
+           "threads (two warps), f32.\n\n", SEED_N, SEED_BLOCK);
+    model_seed_view_print_table(stdout, labels, views, VERSIONS);
+
+    printf("\nThe hardware view of the same runs (warp-level instructions, as "
+           "Nsight Compute counts them; barriers per warp):\n\n| version |");
+    for (int c = 0; c < HW_COLUMNS; c++)
+        printf(" %s |", hw_columns[c].head);
+    printf("\n|---|");
+    for (int c = 0; c < HW_COLUMNS; c++)
+        printf("---|");
+    putchar('\n');
+    for (int k = 0; k < VERSIONS; k++) {
+        printf("| %s |", labels[k]);
+        for (int c = 0; c < HW_COLUMNS; c++)
+            printf(" %llu |", (unsigned long long)model_counters_total(
+                                  runs[k].counters, hw_columns[c].id));
+        putchar('\n');
+    }
+    for (int k = 0; k < VERSIONS; k++) {
+        if (runs[k].findings.count == 0)
+            continue;
+        printf("\nfindings, %s:\n", kernels[k]);
+        cli_print_findings(stdout, &runs[k].findings, m, src->text, src->len);
+    }
+}
+
+/* The JSON report: {"n", "block", "seed_view": [...], "hardware": [...]}. */
+static void print_json(const seed_run runs[VERSIONS], const ptx_module *m,
+                       const cli_source *src)
+{
+    const model_seed_view *views[VERSIONS];
+    for (int k = 0; k < VERSIONS; k++)
+        views[k] = runs[k].view;
+    printf("{\n  \"n\": %d,\n  \"block\": %d,\n  \"dtype\": \"f32\",\n"
+           "  \"seed_view\": ", SEED_N, SEED_BLOCK);
+    model_seed_view_write_json(stdout, labels, views, VERSIONS);
+    printf(",\n  \"hardware\": [");
+    for (int k = 0; k < VERSIONS; k++) {
+        printf("%s\n    {\"version\": ", k ? "," : "");
+        cli_json_string(stdout, labels[k]);
+        printf(", \"kernel\": \"%s\", \"entry\": ", kernels[k]);
+        cli_json_string(stdout, runs[k].entry);
+        printf(", \"completed\": %s, \"totals\": {",
+               runs[k].completed ? "true" : "false");
+        for (int c = 0; c < MODEL_CTR_COUNT; c++)
+            printf("%s\"%s\": %llu", c ? ", " : "",
+                   model_counter_describe((model_counter)c)->key,
+                   (unsigned long long)model_counters_total(runs[k].counters,
+                                                            (model_counter)c));
+        printf("}, \"findings\": ");
+        cli_json_findings(stdout, &runs[k].findings, m, src->text, src->len);
+        putchar('}');
+    }
+    printf("\n  ]\n}\n");
+}
+
+int cli_model_seed_table(int json)
+{
+    char err[512];
+    cli_source src;
+    if (cli_source_catalogue(&src, err, sizeof err) != 0 ||
+        cli_source_parse(&src, err, sizeof err) != 0) {
+        cli_source_free(&src);
+        return cli_fail(CMD, "%s", err);
+    }
+    seed_run runs[VERSIONS];
+    memset(runs, 0, sizeof runs);
+    int status = 0;
+    for (int k = 0; k < VERSIONS && status == 0; k++)
+        status = run_version(src.module, k, &runs[k]);
+    if (status == 0) {
+        for (int k = 0; k < VERSIONS; k++)
+            if (runs[k].findings.errors > 0 || !runs[k].completed)
+                status = 1;
+        if (json)
+            print_json(runs, src.module, &src);
+        else
+            print_text(runs, src.module, &src);
+    }
+    for (int k = 0; k < VERSIONS; k++) {
+        model_seed_view_free(runs[k].view);
+        model_counters_free(runs[k].counters);
+        model_findings_clear(&runs[k].findings);
+        model_findings_clear(&runs[k].checks);
+    }
+    cli_source_free(&src);
+    return status;
+}

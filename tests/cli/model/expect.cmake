@@ -1,0 +1,68 @@
+# expect.cmake - runs `cured` as a user would and checks its exit status and
+# output: the tests of `cured model` (ctest alone cannot check both).
+#
+#   cmake -DCURED=path/to/cured -DARGS="model^^--ptx^^f.ptx" -DRC=0
+#         [-DMATCH="re1^^re2"] [-DNOMATCH="re"] [-DSTDERR="re"]
+#         [-DJSON=1] [-DOUT_FILE=path -DOUT_BYTES=n] -P expect.cmake
+#
+# Lists are joined with ^^ (a ';' would not survive add_test). MATCH and
+# NOMATCH look at stdout, STDERR at stderr. Exit 2 must come with exactly one
+# line on stderr and nothing on stdout (the CLI's convention). JSON=1 checks
+# that stdout is one JSON document (python3 -m json.tool, when python3 is
+# there).
+string(REPLACE "^^" ";" args "${ARGS}")
+if(DEFINED OUT_FILE)
+  file(REMOVE "${OUT_FILE}")
+endif()
+execute_process(COMMAND ${CURED} ${args} RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(shown "cured ${args}\n--- exit ${rc}, stdout:\n${out}--- stderr:\n${err}")
+if(NOT "${rc}" STREQUAL "${RC}")
+  message(FATAL_ERROR "expected exit ${RC}\n${shown}")
+endif()
+if(RC EQUAL 2)
+  string(REGEX MATCHALL "\n" newlines "${err}")
+  list(LENGTH newlines lines)
+  if(NOT lines EQUAL 1 OR NOT out STREQUAL "")
+    message(FATAL_ERROR "exit 2 wants one line on stderr, nothing on stdout\n${shown}")
+  endif()
+endif()
+if(DEFINED MATCH)
+  string(REPLACE "^^" ";" res "${MATCH}")
+  foreach(re IN LISTS res)
+    if(NOT out MATCHES "${re}")
+      message(FATAL_ERROR "stdout does not match '${re}'\n${shown}")
+    endif()
+  endforeach()
+endif()
+if(DEFINED NOMATCH AND out MATCHES "${NOMATCH}")
+  message(FATAL_ERROR "stdout matches '${NOMATCH}'\n${shown}")
+endif()
+if(DEFINED STDERR AND NOT err MATCHES "${STDERR}")
+  message(FATAL_ERROR "stderr does not match '${STDERR}'\n${shown}")
+endif()
+if(JSON)
+  find_program(PYTHON3 python3)
+  if(PYTHON3)
+    string(MD5 tag "${ARGS}")
+    set(json_file "${CMAKE_CURRENT_BINARY_DIR}/expect-${tag}.json")
+    file(WRITE "${json_file}" "${out}")
+    execute_process(COMMAND ${PYTHON3} -m json.tool "${json_file}"
+                    RESULT_VARIABLE jrc OUTPUT_QUIET ERROR_VARIABLE jerr)
+    file(REMOVE "${json_file}")
+    if(NOT jrc EQUAL 0)
+      message(FATAL_ERROR "stdout is not JSON: ${jerr}\n${shown}")
+    endif()
+  elseif(NOT out MATCHES "^{.*}\n$")
+    message(FATAL_ERROR "stdout is not one JSON object\n${shown}")
+  endif()
+endif()
+if(DEFINED OUT_FILE)
+  if(NOT EXISTS "${OUT_FILE}")
+    message(FATAL_ERROR "${OUT_FILE} was not written\n${shown}")
+  endif()
+  file(SIZE "${OUT_FILE}" size)
+  if(NOT size EQUAL OUT_BYTES)
+    message(FATAL_ERROR "${OUT_FILE} has ${size} bytes, not ${OUT_BYTES}\n${shown}")
+  endif()
+endif()
