@@ -124,7 +124,13 @@ enum {
     /* membar/fence scopes */
     PTX_SCOPE_CTA = 1, PTX_SCOPE_CLUSTER, PTX_SCOPE_GPU, PTX_SCOPE_SYS,
     /* shr/shl/shf: shf direction and clamp live in flags */
-    PTX_SHF_L = 1, PTX_SHF_R
+    PTX_SHF_L = 1, PTX_SHF_R,
+    /* prmt modes (0: the default, selector bytes in c) */
+    PTX_PRMT_F4E = 1, PTX_PRMT_B4E, PTX_PRMT_RC8, PTX_PRMT_ECL, PTX_PRMT_ECR,
+    PTX_PRMT_RC16,
+    /* testp properties */
+    PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
+    PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL
 };
 
 /* Instruction flag bits (ptx_instr.flags). */
@@ -145,7 +151,8 @@ enum {
     PTX_F_CLAMP = 1u << 13,   /* shf.clamp, shfl clamp */
     PTX_F_SHIFTAMT = 1u << 14,/* bfind.shiftamt */
     PTX_F_RELAXED = 1u << 15, /* atom.relaxed/acquire/release: memory order seen */
-    PTX_F_NOFTZ = 1u << 16
+    PTX_F_NOFTZ = 1u << 16,
+    PTX_F_NAN = 1u << 17      /* min.NaN / max.NaN: NaN wins */
 };
 
 /* ----------------------------------------------------------- operands */
@@ -153,10 +160,17 @@ enum {
 typedef enum ptx_operand_kind {
     PTX_OPND_NONE = 0,
     PTX_OPND_REG,    /* a register slot (reg); `neg` set for `!%p` */
-    PTX_OPND_IMM,    /* an immediate: imm holds the bits; float literals are
-                        stored as the bits of the instruction's float type
-                        (0f... as f32 bits, 0d... and decimal floats as f64
-                        bits converted to the instruction type by the parser) */
+    PTX_OPND_IMM,    /* an immediate: imm holds the bits. Integer literals:
+                        the 64-bit two's-complement value as written (-1 is
+                        all ones; the interpreter truncates to the operand's
+                        width). Float literals, as ptxas reads them, for the
+                        type of the operand (cvt/setp/set sources: type2):
+                        .f32 operand: any float literal as f32 bits (0d and
+                        decimal rounded to nearest); .f64 operand: f64 bits;
+                        .b32 operand: 0f bits unchanged; .b64: 0d bits
+                        unchanged. Any other pairing (an integer literal for
+                        a float operand, a float literal for an integer or
+                        f16 operand) is a parse error. */
     PTX_OPND_SREG,   /* a special register: sreg (ptx_sreg), comp 0..3 = x..w */
     PTX_OPND_ADDR,   /* a memory address [base + imm]: base is reg (>= 0) or
                         sym (>= 0) or neither (absolute imm) */
@@ -201,7 +215,38 @@ typedef struct ptx_operand {
 /* One decoded instruction. Operands in PTX order: destinations first.
  * ndst says how many leading operands are written (2 for `setp p|q`,
  * `shfl d|p`; 0 for st, bar, bra ...). For ld/st/atom the address operand
- * is ops[ndst] for ld/atom, ops[0] for st/red. */
+ * is ops[ndst] for ld/atom, ops[0] for st/red.
+ *
+ * Decoding conventions (the parser, ptx_instr.c, guarantees these):
+ * - type/type2: one-type instructions have type2 == type. setp: both are
+ *   the compared type. cvt: type = destination, type2 = source. set and
+ *   slct: type = destination, type2 = the compared / selector type.
+ *   mul.wide/mad.wide: the source type as written (.s32), the result is
+ *   twice as wide. cvta: the address type (.u64). dp4a/dp2a: a's, b's type.
+ * - space: ld/st/atom/red/prefetch without a state space get GENERIC.
+ * - vec: 1, 2 or 4; the ld destination / st value is then a VEC operand of
+ *   that many elements (a REG when vec is 1).
+ * - cvt.rn.f16x2.f32 d, a, b and cvt.rn.bf16x2.f32: nops 3 (a goes to the
+ *   upper half, b to the lower, as PTX says).
+ * - atom: d, [a], b (nops 3), cas: d, [a], b, c (nops 4); red: [a], b.
+ * - setp/set with a boolop: the combining predicate is ops[nops-1], maybe
+ *   `neg`; predicate operands may also be the immediates 0 and 1.
+ * - bar (sub SYNC/ARRIVE): ops[0] = barrier id, ops[1] = thread count when
+ *   given (nops 1 or 2); flags ALIGNED for bar.* and barrier.*.aligned.
+ *   bar.red: ops = d, a (id), b (count, kind NONE when absent), c (pred,
+ *   maybe neg); nops 4, ndst 1, red_op the reduction. bar.warp.sync:
+ *   op BAR_WARP, ops[0] = member mask.
+ * - membar/fence: op MEMBAR, sub = scope (membar.gl -> GPU); 0 for
+ *   fence.proxy.* (accepted, no scope).
+ * - call: nops 0; callee, call_args, call_nret, call_nargs as below; the
+ *   counts match the callee's nrets (or 0) and nparams.
+ * - bra: ops[0] LABEL with imm = target index (ncode for a label at the
+ *   very end of the body).
+ * - ld/st with .L2::cache_hint carry the cache policy as a last extra
+ *   source operand; other cache qualifiers (.ca .cg .L1::no_allocate ...),
+ *   scopes on ld/st/atom/red and .weak are accepted and dropped; memory
+ *   orders (.relaxed .acquire .release .acq_rel .sc) set PTX_F_RELAXED.
+ * - src_line 0 means no location (`.loc 1 0 0` or before any .loc). */
 typedef struct ptx_instr {
     uint16_t op;           /* ptx_opcode */
     uint8_t type;          /* ptx_type: the instruction type (.u32, .f32 ...);
@@ -233,6 +278,8 @@ typedef struct ptx_instr {
                               line when the code was inlined), else = src_file */
     uint32_t site_line;
     ptx_operand ops[PTX_MAX_OPERANDS];
+    uint8_t red_op;        /* bar.red (sub = PTX_BAR_RED): PTX_ATOM_POPC,
+                              PTX_ATOM_AND or PTX_ATOM_OR */
 } ptx_instr;
 
 /* ----------------------------------------------------------- symbols */
@@ -251,8 +298,15 @@ typedef struct ptx_symbol {
     int32_t function;      /* owning function index, -1 for module scope */
     uint64_t offset;       /* layout offset in its space: shared symbols get
                               their offset in the block's shared window
-                              (static first, extern after them, aligned);
-                              params their offset in the param block;
+                              (static first, extern after them, aligned;
+                              each kernel's variables packed from 0 in
+                              declaration order, variables of different
+                              kernels overlapping; every extern at one
+                              offset after the static variables of all
+                              kernels using it); params their offset in
+                              the param block (a .func's return params in
+                              a block of their own from 0; call-site params
+                              in a nested `{ }` block are each at 0);
                               locals their offset in the thread's local
                               window; globals/consts their offset in the
                               module's global data image */
@@ -283,11 +337,15 @@ typedef struct ptx_function {
     int ncall_params;
     uint64_t param_bytes;  /* size of the parameter block (kernel args) */
     uint64_t shared_static_bytes; /* static shared memory this function
-                                     uses (module-scope shared it references
-                                     counted too) */
+                                     uses: the end of the last shared
+                                     variable it or its callees name; when
+                                     they use dynamic shared, the extern
+                                     offset (dynamic shared starts there) */
     uint64_t local_bytes;  /* per-thread .local frame */
     uint32_t max_ntid[3];  /* .maxntid, 0 when absent */
     uint32_t reqntid[3];   /* .reqntid, 0 when absent */
+    int has_body;          /* 0 for a prototype or .extern declaration
+                              never defined in this module (ncode 0) */
 } ptx_function;
 
 typedef struct ptx_module {
@@ -298,15 +356,21 @@ typedef struct ptx_module {
     int nfunctions;
     ptx_symbol *symbols;
     int nsymbols;
-    char **files;                          /* .file table: files[index] */
+    char **files;                          /* .file table: files[index] is
+                                              the path of `.file index`,
+                                              NULL for unused indices;
+                                              nfiles = highest index + 1 */
     int nfiles;
     uint64_t global_bytes;                 /* size of the module's .global and
                                               .const data image */
-    uint64_t shared_extern_align;          /* alignment of dynamic shared */
+    uint64_t shared_extern_align;          /* alignment of dynamic shared:
+                                              16, or the largest .align of an
+                                              .extern .shared if larger */
 } ptx_module;
 
 /* A parse failure: the first error, with its line, column and a message
- * that names what was found ("unknown instruction 'foo.bar' at line 12"). */
+ * that names what was found and starts with its line
+ * ("line 12: unknown instruction 'foo.bar'"). */
 typedef struct ptx_error {
     uint32_t line;
     uint32_t column;

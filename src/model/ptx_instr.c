@@ -1,0 +1,760 @@
+/* ptx_instr.c - decoding one PTX instruction into a ptx_instr record.
+ *
+ * defines: ptx_parse_instruction
+ *
+ * An instruction is an opcode word (`ld.global.nc.v4.f32`), operands and
+ * ';'. The word's first part picks an entry of `opcodes` (what operands
+ * it takes, which modifier families it accepts); every later part is
+ * looked up in `modifiers`, where one spelling may mean different things
+ * to different opcodes (`.lo` is a comparison for setp, half a product
+ * for mul; `.and` combines predicates for setp, is an operation for
+ * atom). Modifiers may come in any order; a part no entry accepts is an
+ * error naming it. Operand patterns are strings, one letter an operand:
+ *   d  register written            D  register or {vector} written
+ *   q  register written, optionally `d|p` (a second, predicate, result)
+ *   P  predicate written, optionally `p|q`      T  predicate written
+ *   s  register, immediate or special register
+ *   p  predicate (`!` allowed) or an immediate 0/1
+ *   m  as s, or a variable's address, or a {vector} (mov)
+ *   y  register or variable (cvta)    v  register, immediate or {vector}
+ *   a  [address]                      l  label
+ */
+#include "ptx_parser.h"
+
+#include <string.h>
+
+/* Modifier families an opcode accepts. */
+enum {
+    M_SPACE = 1u << 0, M_ROUND = 1u << 1, M_FTZ = 1u << 2, M_SAT = 1u << 3,
+    M_HILO = 1u << 4, M_APPROX = 1u << 5, M_CMP = 1u << 6, M_BOOL = 1u << 7,
+    M_CC = 1u << 8, M_LDST = 1u << 9, M_ORDER = 1u << 10, M_ATOMOP = 1u << 11,
+    M_NOFTZ = 1u << 12, M_SHFL = 1u << 13, M_VOTE = 1u << 14,
+    M_MATCH = 1u << 15, M_SYNC = 1u << 16, M_UNI = 1u << 17, M_PRMT = 1u << 18,
+    M_TESTP = 1u << 19, M_SHF = 1u << 20, M_SHIFTAMT = 1u << 21,
+    M_BAR = 1u << 22, M_MEMBAR = 1u << 23, M_PROXY = 1u << 24, M_TO = 1u << 25,
+    M_NAN = 1u << 26, M_PREFETCH = 1u << 27, M_NC = 1u << 28
+};
+
+/* What a modifier does to the instruction. */
+enum {
+    K_IGNORE = 1,  /* accepted, no effect on the model (cache hints ...) */
+    K_SPACE, K_ROUND, K_FLAG, K_CMP, K_BOOL, K_SUB, K_SYNC, K_VEC,
+    K_ORDER, K_SCOPE, K_TO, K_PROXY, K_BARKIND, K_WARP
+};
+
+typedef struct modifier {
+    const char *word;
+    uint32_t family;
+    uint8_t kind;
+    uint32_t value;
+} modifier;
+
+static const modifier modifiers[] = {
+    {"global", M_SPACE, K_SPACE, PTX_S_GLOBAL},
+    {"shared", M_SPACE, K_SPACE, PTX_S_SHARED},
+    {"shared::cta", M_SPACE, K_SPACE, PTX_S_SHARED},
+    {"local", M_SPACE, K_SPACE, PTX_S_LOCAL},
+    {"param", M_SPACE, K_SPACE, PTX_S_PARAM},
+    {"const", M_SPACE, K_SPACE, PTX_S_CONST},
+    {"rn", M_ROUND, K_ROUND, PTX_RND_RN}, {"rz", M_ROUND, K_ROUND, PTX_RND_RZ},
+    {"rm", M_ROUND, K_ROUND, PTX_RND_RM}, {"rp", M_ROUND, K_ROUND, PTX_RND_RP},
+    {"rni", M_ROUND, K_ROUND, PTX_RND_RNI}, {"rzi", M_ROUND, K_ROUND, PTX_RND_RZI},
+    {"rmi", M_ROUND, K_ROUND, PTX_RND_RMI}, {"rpi", M_ROUND, K_ROUND, PTX_RND_RPI},
+    {"rna", M_ROUND, K_ROUND, PTX_RND_RNA}, {"rs", M_ROUND, K_ROUND, PTX_RND_RS},
+    {"ftz", M_FTZ, K_FLAG, PTX_F_FTZ},
+    {"sat", M_SAT, K_FLAG, PTX_F_SAT},
+    {"wide", M_HILO, K_FLAG, PTX_F_WIDE}, {"hi", M_HILO, K_FLAG, PTX_F_HI},
+    {"lo", M_HILO, K_FLAG, PTX_F_LO},
+    {"approx", M_APPROX, K_FLAG, PTX_F_APPROX},
+    {"full", M_APPROX, K_FLAG, PTX_F_FULL},
+    {"eq", M_CMP, K_CMP, PTX_CMP_EQ}, {"ne", M_CMP, K_CMP, PTX_CMP_NE},
+    {"lt", M_CMP, K_CMP, PTX_CMP_LT}, {"le", M_CMP, K_CMP, PTX_CMP_LE},
+    {"gt", M_CMP, K_CMP, PTX_CMP_GT}, {"ge", M_CMP, K_CMP, PTX_CMP_GE},
+    {"lo", M_CMP, K_CMP, PTX_CMP_LO}, {"ls", M_CMP, K_CMP, PTX_CMP_LS},
+    {"hi", M_CMP, K_CMP, PTX_CMP_HI}, {"hs", M_CMP, K_CMP, PTX_CMP_HS},
+    {"equ", M_CMP, K_CMP, PTX_CMP_EQU}, {"neu", M_CMP, K_CMP, PTX_CMP_NEU},
+    {"ltu", M_CMP, K_CMP, PTX_CMP_LTU}, {"leu", M_CMP, K_CMP, PTX_CMP_LEU},
+    {"gtu", M_CMP, K_CMP, PTX_CMP_GTU}, {"geu", M_CMP, K_CMP, PTX_CMP_GEU},
+    {"num", M_CMP, K_CMP, PTX_CMP_NUM}, {"nan", M_CMP, K_CMP, PTX_CMP_NAN},
+    {"and", M_BOOL, K_BOOL, PTX_BOOL_AND}, {"or", M_BOOL, K_BOOL, PTX_BOOL_OR},
+    {"xor", M_BOOL, K_BOOL, PTX_BOOL_XOR},
+    {"cc", M_CC, K_FLAG, PTX_F_CC},
+    {"nc", M_NC, K_FLAG, PTX_F_NC},
+    {"volatile", M_LDST, K_FLAG, PTX_F_VOLATILE},
+    {"ca", M_LDST, K_IGNORE, 0}, {"cg", M_LDST, K_IGNORE, 0},
+    {"cs", M_LDST, K_IGNORE, 0}, {"lu", M_LDST, K_IGNORE, 0},
+    {"cv", M_LDST, K_IGNORE, 0}, {"wb", M_LDST, K_IGNORE, 0},
+    {"wt", M_LDST, K_IGNORE, 0},
+    {"v2", M_LDST, K_VEC, 2}, {"v4", M_LDST, K_VEC, 4},
+    {"relaxed", M_ORDER, K_ORDER, 0}, {"acquire", M_ORDER, K_ORDER, 0},
+    {"release", M_ORDER, K_ORDER, 0}, {"acq_rel", M_ORDER, K_ORDER, 0},
+    {"sc", M_ORDER, K_ORDER, 0},
+    {"weak", M_ORDER, K_IGNORE, 0}, {"mmio", M_ORDER, K_IGNORE, 0},
+    {"cta", M_ORDER, K_SCOPE, PTX_SCOPE_CTA},
+    {"cluster", M_ORDER, K_SCOPE, PTX_SCOPE_CLUSTER},
+    {"gpu", M_ORDER, K_SCOPE, PTX_SCOPE_GPU},
+    {"sys", M_ORDER, K_SCOPE, PTX_SCOPE_SYS},
+    {"add", M_ATOMOP, K_SUB, PTX_ATOM_ADD}, {"min", M_ATOMOP, K_SUB, PTX_ATOM_MIN},
+    {"max", M_ATOMOP, K_SUB, PTX_ATOM_MAX}, {"inc", M_ATOMOP, K_SUB, PTX_ATOM_INC},
+    {"dec", M_ATOMOP, K_SUB, PTX_ATOM_DEC}, {"and", M_ATOMOP, K_SUB, PTX_ATOM_AND},
+    {"or", M_ATOMOP, K_SUB, PTX_ATOM_OR}, {"xor", M_ATOMOP, K_SUB, PTX_ATOM_XOR},
+    {"exch", M_ATOMOP, K_SUB, PTX_ATOM_EXCH}, {"cas", M_ATOMOP, K_SUB, PTX_ATOM_CAS},
+    {"popc", M_ATOMOP, K_SUB, PTX_ATOM_POPC},
+    {"noftz", M_NOFTZ, K_FLAG, PTX_F_NOFTZ},
+    {"up", M_SHFL, K_SUB, PTX_SHFL_UP}, {"down", M_SHFL, K_SUB, PTX_SHFL_DOWN},
+    {"bfly", M_SHFL, K_SUB, PTX_SHFL_BFLY}, {"idx", M_SHFL, K_SUB, PTX_SHFL_IDX},
+    {"all", M_VOTE, K_SUB, PTX_VOTE_ALL}, {"any", M_VOTE, K_SUB, PTX_VOTE_ANY},
+    {"uni", M_VOTE, K_SUB, PTX_VOTE_UNI}, {"ballot", M_VOTE, K_SUB, PTX_VOTE_BALLOT},
+    {"any", M_MATCH, K_SUB, PTX_MATCH_ANY}, {"all", M_MATCH, K_SUB, PTX_MATCH_ALL},
+    {"sync", M_SYNC, K_SYNC, 0},
+    {"uni", M_UNI, K_FLAG, PTX_F_UNI},
+    {"f4e", M_PRMT, K_SUB, PTX_PRMT_F4E}, {"b4e", M_PRMT, K_SUB, PTX_PRMT_B4E},
+    {"rc8", M_PRMT, K_SUB, PTX_PRMT_RC8}, {"ecl", M_PRMT, K_SUB, PTX_PRMT_ECL},
+    {"ecr", M_PRMT, K_SUB, PTX_PRMT_ECR}, {"rc16", M_PRMT, K_SUB, PTX_PRMT_RC16},
+    {"finite", M_TESTP, K_SUB, PTX_TESTP_FINITE},
+    {"infinite", M_TESTP, K_SUB, PTX_TESTP_INFINITE},
+    {"number", M_TESTP, K_SUB, PTX_TESTP_NUMBER},
+    {"notanumber", M_TESTP, K_SUB, PTX_TESTP_NOTANUMBER},
+    {"normal", M_TESTP, K_SUB, PTX_TESTP_NORMAL},
+    {"subnormal", M_TESTP, K_SUB, PTX_TESTP_SUBNORMAL},
+    {"l", M_SHF, K_SUB, PTX_SHF_L}, {"r", M_SHF, K_SUB, PTX_SHF_R},
+    {"wrap", M_SHF, K_IGNORE, 0}, {"clamp", M_SHF, K_FLAG, PTX_F_CLAMP},
+    {"shiftamt", M_SHIFTAMT, K_FLAG, PTX_F_SHIFTAMT},
+    {"sync", M_BAR, K_BARKIND, PTX_BAR_SYNC},
+    {"arrive", M_BAR, K_BARKIND, PTX_BAR_ARRIVE},
+    {"red", M_BAR, K_BARKIND, PTX_BAR_RED},
+    {"aligned", M_BAR, K_FLAG, PTX_F_ALIGNED},
+    {"cta", M_BAR, K_IGNORE, 0},
+    {"warp", M_BAR, K_WARP, 0},
+    {"cta", M_MEMBAR, K_SCOPE, PTX_SCOPE_CTA},
+    {"gl", M_MEMBAR, K_SCOPE, PTX_SCOPE_GPU},
+    {"sys", M_MEMBAR, K_SCOPE, PTX_SCOPE_SYS},
+    {"proxy", M_PROXY, K_PROXY, 0},
+    {"to", M_TO, K_TO, 0},
+    {"NaN", M_NAN, K_FLAG, PTX_F_NAN},
+    {"L1", M_PREFETCH, K_IGNORE, 0}, {"L2", M_PREFETCH, K_IGNORE, 0},
+};
+
+/* How an opcode's operands are read beyond its pattern. */
+enum {
+    FORM_PLAIN = 0,
+    FORM_CALL,        /* call: (rets), target, (args) */
+    FORM_BAR          /* bar/barrier: operands depend on the kind */
+};
+
+typedef struct opcode_spec {
+    const char *name;
+    uint8_t op;
+    uint8_t form;
+    const char *pattern;
+    uint8_t min_ops;
+    uint8_t ntypes;        /* types the word must carry (cvt: 2) */
+    uint32_t families;
+    uint32_t flags;        /* set by the opcode itself (addc: CARRY_IN) */
+} opcode_spec;
+
+#define ARITH (M_ROUND | M_FTZ | M_SAT)
+#define MEMORY (M_SPACE | M_LDST | M_ORDER)
+
+static const opcode_spec opcodes[] = {
+    {"ld", PTX_OP_LD, FORM_PLAIN, "Da", 2, 1, MEMORY | M_NC, 0},
+    {"ldu", PTX_OP_LDU, FORM_PLAIN, "Da", 2, 1, MEMORY, 0},
+    {"st", PTX_OP_ST, FORM_PLAIN, "av", 2, 1, MEMORY, 0},
+    {"mov", PTX_OP_MOV, FORM_PLAIN, "Dm", 2, 1, 0, 0},
+    {"cvta", PTX_OP_CVTA, FORM_PLAIN, "dy", 2, 1, M_SPACE | M_TO, 0},
+    {"cvt", PTX_OP_CVT, FORM_PLAIN, "dss", 2, 2, ARITH, 0},
+    {"prefetch", PTX_OP_PREFETCH, FORM_PLAIN, "a", 1, 0, M_SPACE | M_PREFETCH, 0},
+    {"add", PTX_OP_ADD, FORM_PLAIN, "dss", 3, 1, ARITH | M_CC, 0},
+    {"addc", PTX_OP_ADD, FORM_PLAIN, "dss", 3, 1, M_CC, PTX_F_CARRY_IN},
+    {"sub", PTX_OP_SUB, FORM_PLAIN, "dss", 3, 1, ARITH | M_CC, 0},
+    {"subc", PTX_OP_SUB, FORM_PLAIN, "dss", 3, 1, M_CC, PTX_F_CARRY_IN},
+    {"mul", PTX_OP_MUL, FORM_PLAIN, "dss", 3, 1, ARITH | M_HILO, 0},
+    {"mad", PTX_OP_MAD, FORM_PLAIN, "dsss", 4, 1, ARITH | M_HILO | M_CC, 0},
+    {"madc", PTX_OP_MAD, FORM_PLAIN, "dsss", 4, 1, M_HILO | M_CC, PTX_F_CARRY_IN},
+    {"fma", PTX_OP_FMA, FORM_PLAIN, "dsss", 4, 1, ARITH, 0},
+    {"div", PTX_OP_DIV, FORM_PLAIN, "dss", 3, 1, ARITH | M_APPROX, 0},
+    {"rem", PTX_OP_REM, FORM_PLAIN, "dss", 3, 1, 0, 0},
+    {"min", PTX_OP_MIN, FORM_PLAIN, "dss", 3, 1, M_FTZ | M_NAN, 0},
+    {"max", PTX_OP_MAX, FORM_PLAIN, "dss", 3, 1, M_FTZ | M_NAN, 0},
+    {"neg", PTX_OP_NEG, FORM_PLAIN, "ds", 2, 1, M_FTZ, 0},
+    {"abs", PTX_OP_ABS, FORM_PLAIN, "ds", 2, 1, M_FTZ, 0},
+    {"rcp", PTX_OP_RCP, FORM_PLAIN, "ds", 2, 1, M_ROUND | M_FTZ | M_APPROX, 0},
+    {"sqrt", PTX_OP_SQRT, FORM_PLAIN, "ds", 2, 1, M_ROUND | M_FTZ | M_APPROX, 0},
+    {"rsqrt", PTX_OP_RSQRT, FORM_PLAIN, "ds", 2, 1, M_FTZ | M_APPROX, 0},
+    {"ex2", PTX_OP_EX2, FORM_PLAIN, "ds", 2, 1, M_FTZ | M_APPROX, 0},
+    {"lg2", PTX_OP_LG2, FORM_PLAIN, "ds", 2, 1, M_FTZ | M_APPROX, 0},
+    {"sin", PTX_OP_SIN, FORM_PLAIN, "ds", 2, 1, M_FTZ | M_APPROX, 0},
+    {"cos", PTX_OP_COS, FORM_PLAIN, "ds", 2, 1, M_FTZ | M_APPROX, 0},
+    {"copysign", PTX_OP_COPYSIGN, FORM_PLAIN, "dss", 3, 1, 0, 0},
+    {"testp", PTX_OP_TESTP, FORM_PLAIN, "Ts", 2, 1, M_TESTP, 0},
+    {"mul24", PTX_OP_MUL24, FORM_PLAIN, "dss", 3, 1, M_HILO, 0},
+    {"mad24", PTX_OP_MAD24, FORM_PLAIN, "dsss", 4, 1, M_HILO | M_SAT, 0},
+    {"sad", PTX_OP_SAD, FORM_PLAIN, "dsss", 4, 1, 0, 0},
+    {"and", PTX_OP_AND, FORM_PLAIN, "dss", 3, 1, 0, 0},
+    {"or", PTX_OP_OR, FORM_PLAIN, "dss", 3, 1, 0, 0},
+    {"xor", PTX_OP_XOR, FORM_PLAIN, "dss", 3, 1, 0, 0},
+    {"not", PTX_OP_NOT, FORM_PLAIN, "ds", 2, 1, 0, 0},
+    {"cnot", PTX_OP_CNOT, FORM_PLAIN, "ds", 2, 1, 0, 0},
+    {"shl", PTX_OP_SHL, FORM_PLAIN, "dss", 3, 1, 0, 0},
+    {"shr", PTX_OP_SHR, FORM_PLAIN, "dss", 3, 1, 0, 0},
+    {"shf", PTX_OP_SHF, FORM_PLAIN, "dsss", 4, 1, M_SHF, 0},
+    {"popc", PTX_OP_POPC, FORM_PLAIN, "ds", 2, 1, 0, 0},
+    {"clz", PTX_OP_CLZ, FORM_PLAIN, "ds", 2, 1, 0, 0},
+    {"brev", PTX_OP_BREV, FORM_PLAIN, "ds", 2, 1, 0, 0},
+    {"bfe", PTX_OP_BFE, FORM_PLAIN, "dsss", 4, 1, 0, 0},
+    {"bfi", PTX_OP_BFI, FORM_PLAIN, "dssss", 5, 1, 0, 0},
+    {"prmt", PTX_OP_PRMT, FORM_PLAIN, "dsss", 4, 1, M_PRMT, 0},
+    {"bfind", PTX_OP_BFIND, FORM_PLAIN, "ds", 2, 1, M_SHIFTAMT, 0},
+    {"fns", PTX_OP_FNS, FORM_PLAIN, "dsss", 4, 1, 0, 0},
+    {"dp4a", PTX_OP_DP4A, FORM_PLAIN, "dsss", 4, 2, 0, 0},
+    {"dp2a", PTX_OP_DP2A, FORM_PLAIN, "dsss", 4, 2, M_HILO, 0},
+    {"setp", PTX_OP_SETP, FORM_PLAIN, "Pssp", 3, 1, M_CMP | M_BOOL | M_FTZ, 0},
+    {"set", PTX_OP_SET, FORM_PLAIN, "dssp", 3, 2, M_CMP | M_BOOL | M_FTZ, 0},
+    {"selp", PTX_OP_SELP, FORM_PLAIN, "dssp", 4, 1, 0, 0},
+    {"slct", PTX_OP_SLCT, FORM_PLAIN, "dsss", 4, 2, M_FTZ, 0},
+    {"bra", PTX_OP_BRA, FORM_PLAIN, "l", 1, 0, M_UNI, 0},
+    {"call", PTX_OP_CALL, FORM_CALL, "", 0, 0, M_UNI, 0},
+    {"ret", PTX_OP_RET, FORM_PLAIN, "", 0, 0, M_UNI, 0},
+    {"exit", PTX_OP_EXIT, FORM_PLAIN, "", 0, 0, 0, 0},
+    {"trap", PTX_OP_TRAP, FORM_PLAIN, "", 0, 0, 0, 0},
+    {"bar", PTX_OP_BAR, FORM_BAR, "", 0, 0, M_BAR | M_ATOMOP, PTX_F_ALIGNED},
+    {"barrier", PTX_OP_BAR, FORM_BAR, "", 0, 0, M_BAR | M_ATOMOP, 0},
+    {"membar", PTX_OP_MEMBAR, FORM_PLAIN, "", 0, 0, M_MEMBAR, 0},
+    {"fence", PTX_OP_MEMBAR, FORM_PLAIN, "", 0, 0, M_ORDER | M_PROXY, 0},
+    {"shfl", PTX_OP_SHFL, FORM_PLAIN, "qssss", 5, 1, M_SHFL | M_SYNC, 0},
+    {"vote", PTX_OP_VOTE, FORM_PLAIN, "dps", 3, 1, M_VOTE | M_SYNC, 0},
+    {"activemask", PTX_OP_ACTIVEMASK, FORM_PLAIN, "d", 1, 1, 0, 0},
+    {"match", PTX_OP_MATCH, FORM_PLAIN, "qss", 3, 1, M_MATCH | M_SYNC, 0},
+    {"redux", PTX_OP_REDUX, FORM_PLAIN, "dss", 3, 1, M_ATOMOP | M_SYNC, 0},
+    {"atom", PTX_OP_ATOM, FORM_PLAIN, "dass", 3, 1,
+     M_SPACE | M_ORDER | M_ATOMOP | M_NOFTZ, 0},
+    {"red", PTX_OP_RED, FORM_PLAIN, "as", 2, 1,
+     M_SPACE | M_ORDER | M_ATOMOP | M_NOFTZ, 0},
+    {"nanosleep", PTX_OP_NANOSLEEP, FORM_PLAIN, "s", 1, 1, 0, 0},
+};
+
+/* Decoding state beyond the record itself. */
+typedef struct decode {
+    const ptx_token *word;
+    const opcode_spec *spec;
+    ptx_type types[2];
+    int ntypes;
+    int saw_sync;
+    int saw_scope;
+    int cache_hint;        /* .L2::cache_hint: one more operand */
+    char pattern[8];
+    uint8_t min_ops;
+} decode;
+
+/* Quotes the whole opcode word in messages. */
+#define WORD_FMT "'%.*s'"
+#define WORD_ARGS(p, d) ptx_show_len((d)->word), ptx_text((p), (d)->word)
+
+static int same(const char *s, size_t n, const char *word)
+{
+    return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+static const opcode_spec *find_opcode(const char *s, size_t n)
+{
+    for (size_t i = 0; i < sizeof opcodes / sizeof opcodes[0]; i++)
+        if (same(s, n, opcodes[i].name))
+            return &opcodes[i];
+    return NULL;
+}
+
+/* Sets a one-per-instruction field, failing when it is already set. */
+static int set_once(ptx_parser *p, decode *d, uint8_t *field, uint32_t value,
+                    const char *part, size_t n)
+{
+    if (*field != 0 && *field != value)
+        return ptx_fail(p, d->word, "conflicting modifier '.%.*s' in " WORD_FMT,
+                        (int)n, part, WORD_ARGS(p, d));
+    *field = (uint8_t)value;
+    return 0;
+}
+
+/* Applies one modifier part (without its dot) to the instruction. */
+static int apply_modifier(ptx_parser *p, decode *d, ptx_instr *ins,
+                          const char *part, size_t n)
+{
+    uint32_t families = d->spec->families;
+    ptx_type type = ptx_type_from_name(part, n);
+    if (type != PTX_T_NONE) {
+        if (d->ntypes == 2)
+            return ptx_fail(p, d->word, "too many types in " WORD_FMT,
+                            WORD_ARGS(p, d));
+        d->types[d->ntypes++] = type;
+        return 0;
+    }
+    int cache_qualifier = n > 4 && (memcmp(part, "L1::", 4) == 0 ||
+                                    memcmp(part, "L2::", 4) == 0);
+    if (cache_qualifier && (families & (M_LDST | M_PREFETCH))) {
+        if (same(part, n, "L2::cache_hint"))
+            d->cache_hint = 1;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof modifiers / sizeof modifiers[0]; i++) {
+        const modifier *mod = &modifiers[i];
+        if (!(mod->family & families) || !same(part, n, mod->word))
+            continue;
+        switch (mod->kind) {
+        case K_IGNORE:
+            return 0;
+        case K_SPACE:
+            return set_once(p, d, &ins->space, mod->value, part, n);
+        case K_ROUND:
+            return set_once(p, d, &ins->rnd, mod->value, part, n);
+        case K_FLAG:
+            ins->flags |= mod->value;
+            return 0;
+        case K_CMP:
+            return set_once(p, d, &ins->cmp, mod->value, part, n);
+        case K_BOOL:
+            return set_once(p, d, &ins->boolop, mod->value, part, n);
+        case K_SUB:
+            if (ins->op == PTX_OP_BAR)
+                return set_once(p, d, &ins->red_op, mod->value, part, n);
+            return set_once(p, d, &ins->sub, mod->value, part, n);
+        case K_SYNC:
+            d->saw_sync = 1;
+            return 0;
+        case K_VEC:
+            if (ins->vec != 1 && ins->vec != mod->value)
+                return ptx_fail(p, d->word, "conflicting modifier '.%.*s' in "
+                                WORD_FMT, (int)n, part, WORD_ARGS(p, d));
+            ins->vec = (uint8_t)mod->value;
+            return 0;
+        case K_ORDER:
+            if (ins->op != PTX_OP_MEMBAR)
+                ins->flags |= PTX_F_RELAXED;
+            return 0;
+        case K_SCOPE:
+            d->saw_scope = 1;
+            if (ins->op == PTX_OP_MEMBAR)
+                return set_once(p, d, &ins->sub, mod->value, part, n);
+            return 0;
+        case K_TO:
+            ins->cvta_to = 1;
+            return 0;
+        case K_PROXY:
+            return 1;   /* the rest of the word names the proxy kind */
+        case K_BARKIND:
+            return set_once(p, d, &ins->sub, mod->value, part, n);
+        case K_WARP:
+            ins->op = PTX_OP_BAR_WARP;
+            return 0;
+        }
+    }
+    return ptx_fail(p, d->word, "unknown modifier '.%.*s' in " WORD_FMT,
+                    (int)n > 40 ? 40 : (int)n, part, WORD_ARGS(p, d));
+}
+
+/* Applies every part after the opcode name. */
+static int apply_modifiers(ptx_parser *p, decode *d, ptx_instr *ins,
+                           const char *s, size_t n, size_t name_len)
+{
+    size_t i = name_len;
+    while (i < n) {
+        size_t start = ++i;   /* skip the '.' */
+        while (i < n && s[i] != '.')
+            i++;
+        if (i == start)
+            return ptx_fail(p, d->word, "empty modifier in " WORD_FMT,
+                            WORD_ARGS(p, d));
+        int rc = apply_modifier(p, d, ins, s + start, i - start);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            return 0;
+    }
+    return 0;
+}
+
+/* Fills the types and the operand pattern from the modifiers, and checks
+ * the modifiers every form of the opcode needs. */
+static int settle_form(ptx_parser *p, decode *d, ptx_instr *ins)
+{
+    const opcode_spec *spec = d->spec;
+    int want_types = spec->ntypes;
+    const char *pattern = spec->pattern;
+    d->min_ops = spec->min_ops;
+    if (spec->form == FORM_BAR) {
+        if (ins->op == PTX_OP_BAR_WARP) {
+            if (ins->sub != PTX_BAR_SYNC)
+                return ptx_fail(p, d->word, WORD_FMT " needs .sync", WORD_ARGS(p, d));
+            ins->sub = 0;
+            ins->flags &= ~(uint32_t)PTX_F_ALIGNED;
+            pattern = "s";
+            d->min_ops = 1;
+        } else if (ins->sub == PTX_BAR_RED) {
+            if (ins->red_op == 0)
+                return ptx_fail(p, d->word, WORD_FMT " needs .popc, .and or .or",
+                                WORD_ARGS(p, d));
+            want_types = 1;
+            pattern = "dssp";
+            d->min_ops = 3;
+        } else if (ins->sub == PTX_BAR_SYNC || ins->sub == PTX_BAR_ARRIVE) {
+            pattern = "ss";
+            d->min_ops = ins->sub == PTX_BAR_ARRIVE ? 2 : 1;
+        } else {
+            return ptx_fail(p, d->word, WORD_FMT " needs .sync, .arrive or .red",
+                            WORD_ARGS(p, d));
+        }
+        if (ins->red_op != 0 && ins->sub != PTX_BAR_RED)
+            return ptx_fail(p, d->word, "reduction modifier on " WORD_FMT,
+                            WORD_ARGS(p, d));
+    }
+    if (d->ntypes != want_types) {
+        if (want_types == 0)
+            return ptx_fail(p, d->word, WORD_FMT " takes no type", WORD_ARGS(p, d));
+        return ptx_fail(p, d->word, WORD_FMT " needs %d type%s", WORD_ARGS(p, d),
+                        want_types, want_types > 1 ? "s" : "");
+    }
+    ins->type = (uint8_t)d->types[0];
+    ins->type2 = (uint8_t)(want_types == 2 ? d->types[1] : d->types[0]);
+    uint32_t fam = spec->families;
+    if ((fam & M_SYNC) && !d->saw_sync)
+        return ptx_fail(p, d->word, WORD_FMT " needs .sync", WORD_ARGS(p, d));
+    if ((fam & (M_SHFL | M_VOTE | M_MATCH | M_TESTP | M_SHF)) && ins->sub == 0)
+        return ptx_fail(p, d->word, WORD_FMT " needs a mode", WORD_ARGS(p, d));
+    if ((ins->op == PTX_OP_ATOM || ins->op == PTX_OP_RED ||
+         ins->op == PTX_OP_REDUX) && ins->sub == 0)
+        return ptx_fail(p, d->word, WORD_FMT " needs an operation (.add, .min ...)",
+                        WORD_ARGS(p, d));
+    if (ins->op == PTX_OP_RED && ins->sub == PTX_ATOM_CAS)
+        return ptx_fail(p, d->word, "red has no .cas");
+    if ((ins->op == PTX_OP_SETP || ins->op == PTX_OP_SET) && ins->cmp == 0)
+        return ptx_fail(p, d->word, WORD_FMT " needs a comparison", WORD_ARGS(p, d));
+    if (ins->op == PTX_OP_CVTA && (ins->space == PTX_S_NONE ||
+                                   ins->space == PTX_S_PARAM))
+        return ptx_fail(p, d->word, WORD_FMT " needs .global, .shared, .local or "
+                        ".const", WORD_ARGS(p, d));
+    if (ins->op == PTX_OP_MEMBAR && spec->families == M_MEMBAR && ins->sub == 0)
+        return ptx_fail(p, d->word, WORD_FMT " needs .cta, .gl or .sys",
+                        WORD_ARGS(p, d));
+    if (ins->op == PTX_OP_LD || ins->op == PTX_OP_LDU || ins->op == PTX_OP_ST ||
+        ins->op == PTX_OP_ATOM || ins->op == PTX_OP_RED ||
+        ins->op == PTX_OP_PREFETCH) {
+        if (ins->space == PTX_S_NONE)
+            ins->space = PTX_S_GENERIC;
+    }
+    if ((ins->flags & PTX_F_NC) && ins->space != PTX_S_GLOBAL)
+        return ptx_fail(p, d->word, ".nc needs .global in " WORD_FMT,
+                        WORD_ARGS(p, d));
+    /* optional extra operands */
+    size_t len = strlen(pattern);
+    memcpy(d->pattern, pattern, len + 1);
+    if (ins->op == PTX_OP_CVT &&
+        (ins->type == PTX_T_F16X2 || ins->type == PTX_T_BF16X2))
+        d->min_ops = 3;   /* cvt.rn.f16x2.f32 d, a, b */
+    else if (ins->op == PTX_OP_CVT)
+        d->pattern[2] = '\0';
+    if (ins->op == PTX_OP_ATOM && ins->sub == PTX_ATOM_CAS)
+        d->min_ops = 4;
+    else if (ins->op == PTX_OP_ATOM)
+        d->pattern[3] = '\0';
+    if ((ins->op == PTX_OP_SETP || ins->op == PTX_OP_SET) && ins->boolop != 0)
+        d->min_ops = 4;
+    else if (ins->op == PTX_OP_SETP || ins->op == PTX_OP_SET)
+        d->pattern[3] = '\0';
+    if (d->cache_hint) {
+        if (len + 1 >= sizeof d->pattern)
+            return ptx_fail(p, d->word, "cache hint not supported on " WORD_FMT,
+                            WORD_ARGS(p, d));
+        d->pattern[len] = 's';
+        d->pattern[len + 1] = '\0';
+        d->min_ops++;
+    }
+    return 0;
+}
+
+/* The type an immediate in operand position `index` (of the pattern)
+ * is read as. */
+static ptx_type immediate_type(const ptx_instr *ins, char code, int index)
+{
+    if (code == 'p')
+        return PTX_T_PRED;
+    switch (ins->op) {
+    case PTX_OP_CVT:
+    case PTX_OP_SETP:
+    case PTX_OP_SET:
+        return index == 0 ? (ptx_type)ins->type : (ptx_type)ins->type2;
+    case PTX_OP_SLCT:
+        return index == 3 ? (ptx_type)ins->type2 : (ptx_type)ins->type;
+    case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_SHF: case PTX_OP_BFE:
+    case PTX_OP_BFI: case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH:
+    case PTX_OP_REDUX: case PTX_OP_BAR: case PTX_OP_BAR_WARP:
+        return index == 1 && ins->op != PTX_OP_BAR ? (ptx_type)ins->type
+                                                    : PTX_T_U32;
+    default:
+        return (ptx_type)ins->type;
+    }
+}
+
+/* What each pattern letter accepts. */
+static unsigned accepts(char code)
+{
+    switch (code) {
+    case 'd': case 'q': return PTX_ACCEPT_REG | PTX_ACCEPT_DEST;
+    case 'P': case 'T': return PTX_ACCEPT_REG | PTX_ACCEPT_DEST | PTX_ACCEPT_PRED;
+    case 'D': return PTX_ACCEPT_REG | PTX_ACCEPT_VEC | PTX_ACCEPT_DEST;
+    case 's': return PTX_ACCEPT_REG | PTX_ACCEPT_IMM | PTX_ACCEPT_SREG;
+    case 'p': return PTX_ACCEPT_REG | PTX_ACCEPT_IMM | PTX_ACCEPT_NEG | PTX_ACCEPT_PRED;
+    case 'm': return PTX_ACCEPT_REG | PTX_ACCEPT_IMM | PTX_ACCEPT_SREG |
+                     PTX_ACCEPT_SYM | PTX_ACCEPT_VEC;
+    case 'y': return PTX_ACCEPT_REG | PTX_ACCEPT_SYM;
+    case 'v': return PTX_ACCEPT_REG | PTX_ACCEPT_IMM | PTX_ACCEPT_VEC;
+    case 'a': return PTX_ACCEPT_ADDR;
+    case 'l': return PTX_ACCEPT_LABEL;
+    default: return 0;
+    }
+}
+
+/* Reads the operands the pattern describes, through the closing ';'. */
+static int parse_operands(ptx_parser *p, decode *d, ptx_instr *ins)
+{
+    const char *pattern = d->pattern;
+    int max = (int)strlen(pattern);
+    int count = 0;
+    for (;;) {
+        const ptx_token *t = ptx_peek(p, 0);
+        if (ptx_is_punct(t, ';') && count >= d->min_ops)
+            break;
+        if (count == max) {
+            char found[80];
+            ptx_describe(p, t, found, sizeof found);
+            return ptx_fail(p, t, WORD_FMT " takes %s%d operand%s, found %s after "
+                            "them", WORD_ARGS(p, d), d->min_ops < max ? "at most " : "",
+                            max, max == 1 ? "" : "s", found);
+        }
+        if (count > 0) {
+            if (ptx_is_punct(t, ';'))
+                return ptx_fail(p, t, WORD_FMT " takes %s%d operands, found %d",
+                                WORD_ARGS(p, d), d->min_ops < max ? "at least " : "",
+                                d->min_ops, count);
+            if (ptx_expect(p, ',', "between operands") != 0)
+                return -1;
+        }
+        char code = pattern[count];
+        if (ins->nops >= PTX_MAX_OPERANDS)
+            return ptx_fail(p, t, "too many operands");
+        int slot = ins->nops;
+        size_t label_token = 0;
+        if (ptx_parse_operand(p, accepts(code), immediate_type(ins, code, count),
+                              &ins->ops[slot], &label_token) != 0)
+            return -1;
+        ins->nops++;
+        if (code == 'l') {
+            ptx_fixup fix = {p->fn, ptx_current(p)->ncode - 1, slot, label_token};
+            if (ptx_add_fixup(p, t, &p->label_fixups, &p->nlabel_fixups,
+                              &p->label_fixups_cap, &fix) != 0)
+                return -1;
+        }
+        if (code == 'd' || code == 'D' || code == 'q' || code == 'P' || code == 'T')
+            ins->ndst++;
+        const ptx_token *bar = ptx_peek(p, 0);
+        if ((code == 'q' || code == 'P') && ptx_is_punct(bar, '|')) {
+            ptx_next(p);
+            if (ins->nops >= PTX_MAX_OPERANDS)
+                return ptx_fail(p, bar, "too many operands");
+            size_t unused;
+            if (ptx_parse_operand(p, PTX_ACCEPT_REG | PTX_ACCEPT_DEST | PTX_ACCEPT_PRED,
+                                  PTX_T_PRED, &ins->ops[ins->nops], &unused) != 0)
+                return -1;
+            ins->nops++;
+            ins->ndst++;
+        }
+        count++;
+    }
+    ptx_next(p);   /* ';' */
+    return 0;
+}
+
+/* bar.red: `d, a{, b}, {!}c` is stored as d, a, b (NONE when absent), c. */
+static int parse_bar_red(ptx_parser *p, decode *d, ptx_instr *ins)
+{
+    size_t unused;
+    unsigned dest = PTX_ACCEPT_REG | PTX_ACCEPT_DEST |
+                    (ins->type == PTX_T_PRED ? PTX_ACCEPT_PRED : 0);
+    unsigned number = PTX_ACCEPT_REG | PTX_ACCEPT_IMM;
+    if (ptx_parse_operand(p, dest, (ptx_type)ins->type, &ins->ops[0], &unused) != 0 ||
+        ptx_expect(p, ',', "between operands") != 0 ||
+        ptx_parse_operand(p, number, PTX_T_U32, &ins->ops[1], &unused) != 0 ||
+        ptx_expect(p, ',', "between operands") != 0)
+        return -1;
+    const ptx_token *t = ptx_peek(p, 0);
+    ptx_operand third;
+    memset(&third, 0, sizeof third);
+    third.reg = third.sym = -1;
+    if (ptx_parse_operand(p, number | PTX_ACCEPT_NEG, PTX_T_U32, &third, &unused) != 0)
+        return -1;
+    if (ptx_is_punct(ptx_peek(p, 0), ',')) {
+        ptx_next(p);
+        if (third.neg)
+            return ptx_fail(p, t, "'!' on the thread count of " WORD_FMT,
+                            WORD_ARGS(p, d));
+        ins->ops[2] = third;
+        if (ptx_parse_operand(p, PTX_ACCEPT_REG | PTX_ACCEPT_NEG | PTX_ACCEPT_PRED,
+                              PTX_T_PRED, &ins->ops[3], &unused) != 0)
+            return -1;
+    } else {
+        if (third.kind != PTX_OPND_REG ||
+            ptx_current(p)->regs[third.reg].type != PTX_T_PRED)
+            return ptx_fail(p, t, "the last operand of " WORD_FMT " must be a "
+                            "predicate", WORD_ARGS(p, d));
+        ins->ops[3] = third;
+    }
+    ins->nops = 4;
+    ins->ndst = 1;
+    return ptx_expect(p, ';', "after the instruction");
+}
+
+/* One .param name in a call's return or argument list. */
+static int call_param(ptx_parser *p, int32_t *symbol)
+{
+    const ptx_token *t = ptx_next(p);
+    const ptx_binding *b = t->kind == PTX_TOK_WORD
+        ? ptx_scope_find(&p->names, ptx_text(p, t), t->len) : NULL;
+    if (b == NULL || b->kind != PTX_BIND_SYM ||
+        p->m->symbols[b->index].space != PTX_S_PARAM) {
+        char found[80];
+        ptx_describe(p, t, found, sizeof found);
+        return ptx_fail(p, t, "call parameter %s is not a declared .param variable",
+                        found);
+    }
+    *symbol = b->index;
+    return 0;
+}
+
+/* `(a, b, ...)` of .param names, appended to the function's call_params;
+ * *count receives how many. */
+static int call_param_list(ptx_parser *p, uint16_t *count)
+{
+    const ptx_token *open = ptx_peek(p, 0);
+    if (ptx_expect(p, '(', "to open the call's parameter list") != 0)
+        return -1;
+    *count = 0;
+    if (ptx_is_punct(ptx_peek(p, 0), ')')) {
+        ptx_next(p);
+        return 0;
+    }
+    for (;;) {
+        int32_t symbol = -1;
+        if (*count == UINT16_MAX)
+            return ptx_fail(p, open, "too many call parameters");
+        if (call_param(p, &symbol) != 0 || ptx_add_call_param(p, open, symbol) != 0)
+            return -1;
+        (*count)++;
+        if (!ptx_is_punct(ptx_peek(p, 0), ','))
+            break;
+        ptx_next(p);
+    }
+    return ptx_expect(p, ')', "to close the call's parameter list");
+}
+
+/* call{.uni} {(ret),} target{, (args)}; */
+static int parse_call(ptx_parser *p, decode *d, ptx_instr *ins)
+{
+    ptx_function *fn = ptx_current(p);
+    int32_t first = fn->ncall_params;
+    int32_t instr = fn->ncode - 1;
+    uint16_t nret = 0, nargs = 0;
+    if (ptx_is_punct(ptx_peek(p, 0), '(')) {
+        if (call_param_list(p, &nret) != 0 ||
+            ptx_expect(p, ',', "after the call's return list") != 0)
+            return -1;
+    }
+    const ptx_token *target = ptx_next(p);
+    if (target->kind != PTX_TOK_WORD) {
+        char found[80];
+        ptx_describe(p, target, found, sizeof found);
+        return ptx_fail(p, target, "expected a function name in " WORD_FMT
+                        ", found %s", WORD_ARGS(p, d), found);
+    }
+    const ptx_binding *b = ptx_scope_find(&p->names, ptx_text(p, target),
+                                          target->len);
+    if (b != NULL && b->kind == PTX_BIND_REG)
+        return ptx_fail(p, target, "indirect calls (through '%.*s') are not "
+                        "supported", ptx_show_len(target), ptx_text(p, target));
+    if (b != NULL && b->kind != PTX_BIND_FUNC)
+        return ptx_fail(p, target, "'%.*s' is not a function",
+                        ptx_show_len(target), ptx_text(p, target));
+    if (ptx_is_punct(ptx_peek(p, 0), ',')) {
+        ptx_next(p);
+        if (call_param_list(p, &nargs) != 0)
+            return -1;
+    }
+    if (ptx_is_punct(ptx_peek(p, 0), ','))
+        return ptx_fail(p, ptx_peek(p, 0), "call prototypes and target lists "
+                        "are not supported");
+    ins = &ptx_current(p)->code[instr];
+    ins->call_args = first;
+    ins->call_nret = nret;
+    ins->call_nargs = nargs;
+    if (b != NULL) {
+        ins->callee = b->index;
+    } else {
+        ptx_fixup fix = {p->fn, instr, 0, (size_t)(target - p->toks.items)};
+        if (ptx_add_fixup(p, target, &p->call_fixups, &p->ncall_fixups,
+                          &p->call_fixups_cap, &fix) != 0)
+            return -1;
+    }
+    return ptx_expect(p, ';', "after the call");
+}
+
+/* Checks that operands agree with .v2/.v4 and with each other. */
+static int check_operands(ptx_parser *p, decode *d, ptx_instr *ins)
+{
+    int data = -1;   /* the operand carrying loaded or stored values */
+    if (ins->op == PTX_OP_LD || ins->op == PTX_OP_LDU)
+        data = 0;
+    else if (ins->op == PTX_OP_ST)
+        data = 1;
+    if (data >= 0) {
+        const ptx_operand *o = &ins->ops[data];
+        int count = o->kind == PTX_OPND_VEC ? o->vec_count : 1;
+        if (count != ins->vec)
+            return ptx_fail(p, d->word, WORD_FMT " moves %d value%s, the operand "
+                            "has %d", WORD_ARGS(p, d), ins->vec,
+                            ins->vec == 1 ? "" : "s", count);
+    }
+    if (ins->op == PTX_OP_MOV && ins->ops[0].kind == PTX_OPND_VEC &&
+        ins->ops[1].kind == PTX_OPND_VEC)
+        return ptx_fail(p, d->word, "mov between two vectors");
+    if (ins->op == PTX_OP_MATCH && ins->sub == PTX_MATCH_ANY && ins->ndst > 1)
+        return ptx_fail(p, d->word, "match.any has no predicate result");
+    return 0;
+}
+
+int ptx_parse_instruction(ptx_parser *p, int32_t guard, int guard_neg)
+{
+    decode d;
+    memset(&d, 0, sizeof d);
+    d.word = ptx_next(p);
+    const char *s = ptx_text(p, d.word);
+    size_t n = d.word->len;
+    size_t name_len = 0;
+    while (name_len < n && s[name_len] != '.')
+        name_len++;
+    d.spec = find_opcode(s, name_len);
+    if (d.spec == NULL)
+        return ptx_fail(p, d.word, "unknown instruction " WORD_FMT, WORD_ARGS(p, &d));
+    ptx_instr *ins;
+    if (ptx_add_instr(p, d.word, &ins) != 0)
+        return -1;
+    ins->op = d.spec->op;
+    ins->flags = d.spec->flags;
+    ins->guard = guard;
+    ins->guard_neg = (int8_t)guard_neg;
+    if (apply_modifiers(p, &d, ins, s, n, name_len) != 0 ||
+        settle_form(p, &d, ins) != 0)
+        return -1;
+    if (d.spec->form == FORM_CALL)
+        return parse_call(p, &d, ins);
+    if (d.spec->form == FORM_BAR && ins->sub == PTX_BAR_RED)
+        return parse_bar_red(p, &d, ins);
+    if (parse_operands(p, &d, ins) != 0)
+        return -1;
+    return check_operands(p, &d, ins);
+}
