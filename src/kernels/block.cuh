@@ -15,7 +15,8 @@
  * seen as an array of T. One byte array for every kernel and element type:
  * an `extern __shared__ T s[]` inside a template would declare the same
  * symbol with a different type for each T, which C++ rejects. Aligned for
- * 8-byte elements. In PTX: `.extern .shared .align 8 .b8 block_smem[]`. */
+ * 8-byte elements (nvcc raises it to 16): in PTX
+ * `.extern .shared .align 16 .b8 block_smem[];`. */
 extern __shared__ __align__(8) unsigned char block_smem[];
 
 template <typename T>

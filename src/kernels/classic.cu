@@ -176,8 +176,10 @@ __global__ void first_add_kernel(const T *in, T *out, unsigned n)
  * promised that lockstep: since Volta each thread has its own program
  * counter and lane 5 may read sdata[21] before or after lane 21 writes it.
  * Lanes 16..31 write words that lanes 0..15 read in the same step: a race
- * that compute-sanitizer racecheck reports. It happens to give right sums on
- * today's GPUs, which is what makes it dangerous. Use kernel 6.
+ * that compute-sanitizer racecheck reports. It usually still gives the right
+ * sum, because a warp that has not diverged still issues these lines
+ * together; nothing guarantees it, and a scheduler that runs the lanes one
+ * after another (a simulator may) gets wrong sums. Use kernel 6.
  * The lanes above s compute values nobody uses, so the last warp reads up
  * to sdata[63]: the block's shared memory has max(B, 64) elements and a
  * 32-thread block fills the top half with the identity.
