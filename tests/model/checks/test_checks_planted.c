@@ -92,6 +92,7 @@ typedef struct arg {
 } arg;
 
 typedef struct run {
+    const ptx_module *module;
     model_result result;
     model_findings checks;      /* the checks observer's findings */
     model_memory *memory;
@@ -107,6 +108,7 @@ static run *run_kernel(const ptx_module *m, const char *entry, uint32_t grid,
 {
     run *r = calloc(1, sizeof *r);
     assert_non_null(r);
+    r->module = m;
     int fn = ptx_find_function(m, entry);
     if (fn < 0)
         fail_msg("no entry %s", entry);
@@ -188,11 +190,25 @@ static const model_finding *find_kind(const run *r, model_finding_kind kind)
     return NULL;
 }
 
+/* Whether finding f is on .cu line `line`: its own source line, or, for an
+ * instruction inlined from a CUDA header (a shuffle intrinsic), the kernel
+ * line it was inlined at. */
+static int on_line(const run *r, const model_finding *f, uint32_t line)
+{
+    if (f->src_line == line)
+        return 1;
+    const ptx_module *m = r->module;
+    if (f->function < 0 || f->function >= m->nfunctions || f->pc < 0 ||
+        f->pc >= m->functions[f->function].ncode)
+        return 0;
+    return m->functions[f->function].code[f->pc].site_line == line;
+}
+
 /* Asserts the run has a finding of `kind` on source line `line`. */
 static void expect_finding(const run *r, model_finding_kind kind, uint32_t line)
 {
     const model_finding *f = find_kind(r, kind);
-    if (f == NULL || f->src_line != line) {
+    if (f == NULL || !on_line(r, f, line)) {
         print_findings(r);
         fail_msg("expected a '%s' finding on line %u", model_finding_kind_name(kind), line);
     }
