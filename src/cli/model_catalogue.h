@@ -16,7 +16,7 @@
 
 /* "Resident blocks" (the grid of kernels sized to fill the GPU) in the
  * model means what it means on an H200: 132 multiprocessors, each holding
- * 2048 threads (at most 32 blocks). */
+ * 2048 threads (at most 32 blocks), as libcured's dispatch computes it. */
 #define CLI_MODEL_RESIDENT_SMS 132
 
 /* The standard launch of one catalogue kernel. */
@@ -30,11 +30,12 @@ typedef struct cli_catalogue_plan {
 
 /* Plans catalogue kernel `kernel` (its index) for n values of `dtype` with
  * blocks of `block` threads (a power of two in [32, 1024]) and inputs
- * random@seed: the input buffer "in", the output "out" (one value per
- * block, or one for atomic and single_pass, zeroed where the kernel adds
- * into it), n as the kernel's u32 or u64, and single_pass's "partials" and
- * zeroed "counter". Returns 0, or -1 with one line in err (n of 0 or over
- * the kernel's max_n, a bad block size). */
+ * random@seed: the launch shape of the dispatch's first launch
+ * (cured_dispatch_plan, H200 shape), the input buffer "in", the output
+ * "out" (one value per block, or one for atomic and single_pass, zeroed
+ * where the kernel adds into it), n as the kernel's u32 or u64, and
+ * single_pass's "partials" and zeroed "counter". Returns 0, or -1 with one
+ * line in err (n of 0 or over the kernel's max_n, a bad block size). */
 int cli_catalogue_plan_make(int kernel, cured_dtype dtype, uint64_t n,
                             int block, uint64_t seed, cli_catalogue_plan *plan,
                             char *err, size_t cap);

@@ -32,8 +32,13 @@ void cli_instruction_text(const char *text, size_t len, uint32_t line,
         end++;
     while (end > i && (text[end - 1] == ' ' || text[end - 1] == '\t'))
         end--;
-    size_t n = end - i < cap - 1 ? end - i : cap - 1;
-    memcpy(out, text + i, n);
+    size_t n = 0;                     /* runs of blanks become one space */
+    for (; i < end && n + 1 < cap; i++) {
+        int blank = text[i] == ' ' || text[i] == '\t';
+        if (blank && n > 0 && out[n - 1] == ' ')
+            continue;
+        out[n++] = blank ? ' ' : text[i];
+    }
     out[n] = '\0';
 }
 
@@ -65,6 +70,24 @@ int cli_findings_merge(model_findings *dst, const model_findings *src)
     return 0;
 }
 
+/* Prints ", file:line" of a finding and, when the code was inlined there
+ * from elsewhere, ", inlined in file:line" (the kernel's own line). */
+static void print_source(FILE *out, const ptx_module *m, const model_finding *f)
+{
+    const char *src = cli_source_file_name(m, f->src_file);
+    if (src == NULL || f->src_line == 0)
+        return;
+    fprintf(out, ", %s:%u", src, f->src_line);
+    if (f->function < 0 || f->function >= m->nfunctions || f->pc < 0 ||
+        f->pc >= m->functions[f->function].ncode)
+        return;
+    const ptx_instr *ins = &m->functions[f->function].code[f->pc];
+    const char *site = cli_source_file_name(m, ins->site_file);
+    if (site != NULL && ins->site_line &&
+        (ins->site_file != f->src_file || ins->site_line != f->src_line))
+        fprintf(out, ", inlined in %s:%u", site, ins->site_line);
+}
+
 void cli_print_findings(FILE *out, const model_findings *list,
                         const ptx_module *module, const char *ptx_text,
                         size_t ptx_len)
@@ -81,9 +104,7 @@ void cli_print_findings(FILE *out, const model_findings *list,
             fprintf(out, ": `%s`", ins);
         if (f->ptx_line)
             fprintf(out, " at PTX line %u", f->ptx_line);
-        const char *src = cli_source_file_name(module, f->src_file);
-        if (src != NULL && f->src_line)
-            fprintf(out, ", %s:%u", src, f->src_line);
+        print_source(out, module, f);
         if (list->repeats[i])
             fprintf(out, " (%u more like it)", list->repeats[i]);
         if (f->message[0])
@@ -146,6 +167,30 @@ void cli_print_buffer(FILE *out, const cli_arg_spec *spec,
         print_value(out, spec->type, buffer->data + i * size, 0);
     }
     fputc('\n', out);
+}
+
+void cli_print_seed_steps(FILE *out, const model_seed_view *view)
+{
+    const model_seed_step *steps;
+    int n = model_seed_view_steps(view, &steps);
+    if (n == 0) {
+        fprintf(out, "\nno tree steps (no interval where a thread reads and "
+                "writes one shared word)\n");
+        return;
+    }
+    fprintf(out, "\n| step | block | interval | accesses | adding threads | "
+            "bank conflict | divergent warps |\n|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n; i++) {
+        const model_seed_step *s = &steps[i];
+        char degree[16];
+        if (s->bank_degree)
+            snprintf(degree, sizeof degree, "%u-way", s->bank_degree);
+        else
+            snprintf(degree, sizeof degree, "-");
+        fprintf(out, "| %d | %u | %u | %llu | %u | %s | %u of %u |\n", i + 1,
+                s->block, s->interval, (unsigned long long)s->accesses,
+                s->adding_threads, degree, s->divergent_warps, s->warps);
+    }
 }
 
 void cli_json_string(FILE *out, const char *s)

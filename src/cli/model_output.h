@@ -3,19 +3,21 @@
  *
  * defines: cli_print_findings, cli_print_buffer, cli_json_findings,
  *          cli_json_buffer, cli_json_string, cli_instruction_text,
- *          cli_source_file_name, cli_findings_merge
+ *          cli_source_file_name, cli_findings_merge, cli_print_seed_steps
  */
 #ifndef CURED_CLI_MODEL_OUTPUT_H
 #define CURED_CLI_MODEL_OUTPUT_H
 
 #include "model.h"
 #include "model_args.h"
+#include "seed_view.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
 /* The text of PTX line `line` of text[0..len) without its indentation,
- * trailing `//` comment and blanks, into out (truncated to cap). Writes ""
+ * trailing `//` comment and blanks, runs of blanks (tabs) made one space,
+ * into out (truncated to cap). Writes ""
  * for a line that is not there. Can't fail. */
 void cli_instruction_text(const char *text, size_t len, uint32_t line,
                           char *out, size_t cap);
@@ -30,8 +32,9 @@ const char *cli_source_file_name(const ptx_module *module, uint16_t file);
 int cli_findings_merge(model_findings *dst, const model_findings *src);
 
 /* Prints each finding on one line: severity, kind, block, thread, the
- * instruction's PTX text, its PTX line, its source file:line, how many more
- * times it happened, and the model's message. `label` names the PTX file.
+ * instruction's PTX text, its PTX line, its source file:line (and the
+ * kernel's line it was inlined in), how many more times it happened, and
+ * the model's message.
  * Prints nothing for an empty list. */
 void cli_print_findings(FILE *out, const model_findings *list,
                         const ptx_module *module, const char *ptx_text,
@@ -42,6 +45,11 @@ void cli_print_findings(FILE *out, const model_findings *list,
  * Floats are printed so that they read back to the same bits (%.9g/%.17g). */
 void cli_print_buffer(FILE *out, const cli_arg_spec *spec,
                       const model_buffer *buffer, int all);
+
+/* Prints the seed view's tree steps, one line each: block, barrier
+ * interval, counted accesses, adding threads, worst bank degree, divergent
+ * of participating warps. Prints a line saying so when there are none. */
+void cli_print_seed_steps(FILE *out, const model_seed_view *view);
 
 /* Writes s as a JSON string literal (quotes, escapes). */
 void cli_json_string(FILE *out, const char *s);
