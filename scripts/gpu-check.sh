@@ -18,7 +18,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
 out="${OUT:-out}/gpu-check"
-bin=build/tests/gpu/test_gpu_catalogue
+build="${CURED_BUILD:-build}"
+bin=$build/tests/gpu/test_gpu_catalogue
 jobs="${JOBS:-4}"
 n=5000
 kernels=(divergent strided sequential first_add unroll_warp unroll_warp_sync
@@ -40,7 +41,7 @@ status=0
 
 # -- 1. ctest ------------------------------------------------------------------
 echo "gpu-check: ctest -L gpu (log: $out/ctest.log)"
-if ctest --test-dir build -L gpu --output-on-failure >"$out/ctest.log" 2>&1; then
+if ctest --test-dir "$build" -L gpu --output-on-failure >"$out/ctest.log" 2>&1; then
   grep -E "tests passed|Skipped|Not Run" "$out/ctest.log" | sed 's/^/  /'
 else
   echo "  FAILED:"; grep -E "Failed|\*\*\*" "$out/ctest.log" | sed 's/^/  /'
