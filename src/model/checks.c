@@ -119,6 +119,9 @@ static checks_block *claim_block(model_checks *c)
     return b;
 }
 
+/* A block starts: a fresh record (barrier count 0, clocks 0) and a shadow
+ * whose cells all read as fresh. Out of host memory: the block goes
+ * unchecked. */
 static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
 {
     model_checks *c = ctx;
@@ -152,6 +155,7 @@ static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
     memset(b->vc, 0, nwarps * sizeof *b->vc);
 }
 
+/* A block ended: its record is free for the next one. */
 static void on_block_end(void *ctx, uint32_t block)
 {
     checks_block *b = find_block(ctx, block);
@@ -162,6 +166,7 @@ static void on_block_end(void *ctx, uint32_t block)
 // ----------------------------------------------------------------------------
 // Events
 
+/* A launch starts: remembers its shape, memory and shared window size. */
 static void on_launch_begin(void *ctx, const model_launch *launch)
 {
     model_checks *c = ctx;
@@ -181,6 +186,8 @@ static void on_launch_begin(void *ctx, const model_launch *launch)
     c->npairs = 0;
 }
 
+/* Counts the warp's instructions: two accesses of one warp with the same
+ * count come from one instruction and do not race with each other. */
 static void on_instr(void *ctx, const model_event *e)
 {
     checks_block *b = find_block(ctx, e->block);
@@ -188,6 +195,8 @@ static void on_instr(void *ctx, const model_event *e)
         b->inst[e->warp]++;
 }
 
+/* Sends a shared access to the race/init shadow, a global one to the
+ * global init shadow; other spaces are not checked here. */
 static void on_access(void *ctx, const model_access *a)
 {
     model_checks *c = ctx;
@@ -200,6 +209,8 @@ static void on_access(void *ctx, const model_access *a)
     }
 }
 
+/* A block barrier released: everything before it is ordered before
+ * everything after it. */
 static void on_barrier(void *ctx, const model_event *e, uint32_t id)
 {
     (void)id;
@@ -208,6 +219,8 @@ static void on_barrier(void *ctx, const model_event *e, uint32_t id)
         b->epoch++;
 }
 
+/* A warp sync over `mask`: orders those lanes for shared memory when it is
+ * bar.warp.sync (or any *.sync warp op, when asked for). */
 static void on_warp_sync(void *ctx, const model_event *e, uint32_t mask)
 {
     model_checks *c = ctx;

@@ -76,6 +76,7 @@ static int conflicts(const checks_ref *p, const checks_ref *q)
     return !(p->kind == MODEL_ATOMIC && q->kind == MODEL_ATOMIC);
 }
 
+/* "read", "write" or "atomic" for a model_access_kind. */
 static const char *kind_word(uint8_t kind)
 {
     return kind == MODEL_LOAD ? "read" : kind == MODEL_STORE ? "write" : "atomic";
