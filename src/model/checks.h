@@ -19,9 +19,9 @@
  * - MODEL_FIND_UNINIT_SHARED: a shared byte read (or atomically updated)
  *   before any thread of the block wrote it.
  * - MODEL_FIND_UNINIT_GLOBAL (when model_launch.check_uninit_global is
- *   set): a global byte read whose model_buffer.init shadow is 0. The
- *   observer keeps that shadow: it marks the bytes every store and atomic
- *   writes, whether or not the check is on.
+ *   set): a global byte read (or atomically updated) whose
+ *   model_buffer.init shadow is 0. The observer marks the bytes every
+ *   store and atomic writes in that shadow, whether or not the check is on.
  * All are hazards (the run goes on). The interpreter reports the rest
  * (out of bounds, misaligned, masks, barrier divergence, step limit).
  *

@@ -3,11 +3,13 @@
  *
  * defines: checks_global_access
  *
- * A buffer allocated uninitialised has a per-byte init shadow (1 = written);
- * this file is what sets it: every store and atomic marks its bytes, before
- * the interpreter stores the values. A load or atomic of a byte still 0 is
- * a MODEL_FIND_UNINIT_GLOBAL when the launch asks for the check. Addresses
- * outside every buffer are left to the interpreter's out-of-bounds check.
+ * A buffer allocated uninitialised has a per-byte init shadow (1 = written).
+ * The access callback comes before the instruction's values are stored, so
+ * a load or atomic sees the shadow as it was before: a byte still 0 is a
+ * MODEL_FIND_UNINIT_GLOBAL when the launch asks for the check. Stores and
+ * atomics then mark their bytes (the interpreter does too when it stores;
+ * marking here keeps the checks right on synthetic events as well).
+ * Addresses outside every buffer are left to the out-of-bounds check.
  */
 #include "checks_impl.h"
 

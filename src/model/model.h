@@ -28,9 +28,9 @@
  * address kernels see; buffers are placed with unmapped gaps between them
  * so an access one past the end is caught. `init` is a per-byte shadow
  * (1 = written) used by the uninitialised-read check; NULL means the whole
- * buffer counts as initialised. The checks observer (checks_global.c) keeps
- * it: it marks the bytes every global store and atomic writes; the
- * interpreter leaves it alone. */
+ * buffer counts as initialised. The interpreter marks the bytes it stores
+ * (exec_mem.c); the checks observer (checks_global.c) marks them too, from
+ * its access callback, so the shadow is kept with or without either. */
 typedef struct model_buffer {
     char name[48];
     uint64_t addr;

@@ -466,6 +466,25 @@ static void test_read_of_unwritten_global(void **state)
     ptx_module_free(m);
 }
 
+static void test_atomic_on_unwritten_global(void **state)
+{
+    (void)state;
+    ptx_module *m = load_module("uninit.ptx");
+    arg unwritten[] = {BUF_UNWRITTEN(1)};
+    run *r = run_kernel(m, "count_threads", 1, 64, unwritten, 1, 0, 1);
+    expect_finding(r, MODEL_FIND_UNINIT_GLOBAL, planted_line("uninit.cu", "uninit-atomic"));
+    assert_int_equal(nfindings(r), 1);
+    assert_int_equal(((const int32_t *)r->buffers[0]->data)[0], 64);
+    run_free(r);
+
+    arg zeroed[] = {BUF(1)};
+    r = run_kernel(m, "count_threads", 1, 64, zeroed, 1, 0, 1);
+    expect_silent(r);
+    assert_int_equal(((const int32_t *)r->buffers[0]->data)[0], 64);
+    run_free(r);
+    ptx_module_free(m);
+}
+
 // ----------------------------------------------------------------------------
 // Correct sums: no findings at all
 
@@ -515,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_endless_loop_hits_step_limit),
         cmocka_unit_test(test_read_of_unwritten_shared),
         cmocka_unit_test(test_read_of_unwritten_global),
+        cmocka_unit_test(test_atomic_on_unwritten_global),
         cmocka_unit_test(test_sum_sequential_is_clean),
         cmocka_unit_test(test_sum_shuffle_is_clean),
     };
