@@ -37,6 +37,8 @@ typedef struct model_buffer {
     uint64_t bytes;
     uint8_t *data;
     uint8_t *init;
+    const ptx_module *module;  /* set on the buffer model_memory_module_image
+                                  made for that module's data image */
 } model_buffer;
 
 typedef struct model_memory {
@@ -63,6 +65,16 @@ model_buffer *model_memory_alloc(model_memory *memory, const char *name,
  * wholly inside one buffer. */
 model_buffer *model_memory_find(const model_memory *memory, uint64_t addr,
                                 uint64_t len);
+
+/* The buffer holding `module`'s .global and .const data image (each such
+ * symbol at its ptx_symbol.offset, initialisers copied in), allocated in
+ * `memory` on the first call and the same buffer afterwards, so __device__
+ * variables keep their values from one launch to the next, as on a GPU.
+ * model_run calls it for modules that have such data; a host may call it to
+ * read or reset a variable (buffer->data + symbol offset). Returns NULL
+ * when out of host memory. */
+model_buffer *model_memory_module_image(model_memory *memory,
+                                        const ptx_module *module);
 
 /* ----------------------------------------------------------- findings */
 
@@ -141,6 +153,11 @@ typedef struct model_event {
                                 pc, not exited, not waiting) */
     uint32_t guard_true;     /* active lanes whose guard predicate held (the
                                 lanes that take effect); = active unguarded */
+    const uint8_t *shared;   /* the block's shared window as it is now
+                                (read-only; static part, then dynamic) */
+    uint64_t shared_bytes;   /* its size: static bytes aligned up to the
+                                extern alignment (16 by default), plus
+                                model_launch.dynamic_shared_bytes */
 } model_event;
 
 typedef enum model_access_kind {

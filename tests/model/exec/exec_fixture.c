@@ -1,0 +1,124 @@
+/* exec_fixture.c - helpers for the interpreter's tests (exec_fixture.h).
+ *
+ * defines: xf_load, xf_free, xf_kernel, xf_param, xf_buffer, xf_run,
+ *          xf_line_of, xf_has_finding
+ */
+#include "exec_fixture.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* The whole of fixtures/<name>, NUL-terminated (caller frees). */
+static char *read_fixture(const char *name, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", EXEC_FIXTURES, name);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    text[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return text;
+}
+
+void xf_load(exec_fixture *fx, const char *ptx)
+{
+    memset(fx, 0, sizeof *fx);
+    size_t len;
+    char *text = read_fixture(ptx, &len);
+    ptx_error err;
+    fx->module = ptx_parse(text, len, &err);
+    free(text);
+    if (fx->module == NULL)
+        fail_msg("%s: line %u: %s", ptx, err.line, err.message);
+    fx->memory = model_memory_new();
+    assert_non_null(fx->memory);
+    fx->function = -1;
+}
+
+void xf_free(exec_fixture *fx)
+{
+    model_findings_clear(&fx->result.findings);
+    model_memory_free(fx->memory);
+    ptx_module_free(fx->module);
+    memset(fx, 0, sizeof *fx);
+}
+
+void xf_kernel(exec_fixture *fx, const char *name)
+{
+    fx->function = ptx_find_function(fx->module, name);
+    if (fx->function < 0)
+        fail_msg("no kernel %s", name);
+    memset(fx->params, 0, sizeof fx->params);
+    memset(&fx->launch, 0, sizeof fx->launch);
+    fx->launch.module = fx->module;
+    fx->launch.function = fx->function;
+    fx->launch.memory = fx->memory;
+    fx->launch.params = fx->params;
+    fx->launch.params_size = (size_t)fx->module->functions[fx->function].param_bytes;
+}
+
+void xf_param(exec_fixture *fx, int index, uint64_t v)
+{
+    const ptx_function *f = &fx->module->functions[fx->function];
+    assert_true(index >= 0 && index < f->nparams);
+    const ptx_symbol *s = &fx->module->symbols[f->params[index]];
+    assert_true(s->offset + s->size <= sizeof fx->params);
+    memcpy(fx->params + s->offset, &v, (size_t)(s->size < 8 ? s->size : 8));
+}
+
+uint64_t xf_buffer(exec_fixture *fx, const char *name, uint64_t bytes, const void *init,
+                   void **host)
+{
+    model_buffer *b = model_memory_alloc(fx->memory, name, bytes, 1);
+    assert_non_null(b);
+    if (init != NULL)
+        memcpy(b->data, init, (size_t)bytes);
+    if (host != NULL)
+        *host = b->data;
+    return b->addr;
+}
+
+int xf_run(exec_fixture *fx, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+           unsigned bz)
+{
+    fx->launch.grid = (model_dim3){gx, gy, gz};
+    fx->launch.block = (model_dim3){bx, by, bz};
+    model_findings_clear(&fx->result.findings);
+    return model_run(&fx->launch, &fx->result);
+}
+
+uint32_t xf_line_of(const char *file, const char *snippet)
+{
+    char *text = read_fixture(file, NULL);
+    char *at = strstr(text, snippet);
+    if (at == NULL || strstr(at + 1, snippet) != NULL)
+        fail_msg("'%s' is not on exactly one line of %s", snippet, file);
+    uint32_t line = 1;
+    for (char *p = text; p < at; p++)
+        line += *p == '\n';
+    free(text);
+    return line;
+}
+
+const model_finding *xf_has_finding(const exec_fixture *fx, model_finding_kind kind)
+{
+    for (int i = 0; i < fx->result.findings.count; i++)
+        if (fx->result.findings.items[i].kind == kind)
+            return &fx->result.findings.items[i];
+    return NULL;
+}
