@@ -41,7 +41,7 @@ status=0
 
 # -- 1. ctest ------------------------------------------------------------------
 echo "gpu-check: ctest -L gpu (log: $out/ctest.log)"
-if ctest --test-dir "$build" -L gpu --output-on-failure >"$out/ctest.log" 2>&1; then
+if ctest --test-dir "$build" -L gpu -V >"$out/ctest.log" 2>&1; then
   grep -E "tests passed|Skipped|Not Run" "$out/ctest.log" | sed 's/^/  /'
 else
   echo "  FAILED:"; grep -E "Failed|\*\*\*" "$out/ctest.log" | sed 's/^/  /'
