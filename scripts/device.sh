@@ -83,7 +83,7 @@ for s in "${stages[@]}"; do
     bench) run_stage bench "$out/bench-summary.log" 330 scripts/gpu-bench.sh ;;
     model)
       if [ -x scripts/gpu-model-check.sh ]; then
-        run_stage model "$out/model.log" 180 scripts/gpu-model-check.sh
+        run_stage model "$out/model.log" 240 scripts/gpu-model-check.sh
       else
         printf '%-6s %-28s %5d\n' model "skipped: no script" 0 >> "$summary"
       fi ;;

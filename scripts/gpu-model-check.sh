@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# gpu-model-check.sh - the model's counters against Nsight Compute's, on the
+# GPU machine, for every catalogue kernel at two sizes.
+#
+#   scripts/gpu-model-check.sh        from the repo root, after a build in
+#                                     ${CURED_BUILD:-build}; logs in ${OUT:-out}/
+#
+# For each kernel and each shape (n = 64 in one block of 64 threads; n =
+# 100000 in blocks of 256, a multi-block grid), ncu profiles the kernel's
+# first launch through the GPU test's single-kernel mode, and `cured model`
+# runs the same launch (same grid, block and n) on the CPU. The table
+# compares shared load/store instructions, wavefronts and bank conflicts and
+# global load/store sectors, which must be equal. The SASS of every kernel
+# goes to $OUT/sass.txt, so merged or split memory instructions can be
+# read. Exits 1 when any compared value differs.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+build=${CURED_BUILD:-build}
+out=${OUT:-out}/model-check
+mkdir -p "$out"
+export PATH=$PATH:/usr/local/cuda/bin
+bin=$build/tests/gpu/test_gpu_catalogue
+cured=$build/cured
+for f in "$bin" "$cured"; do
+  [ -x "$f" ] || { echo "gpu-model-check: $f not built" >&2; exit 2; }
+done
+command -v ncu >/dev/null || { echo "gpu-model-check: ncu not found" >&2; exit 2; }
+
+metrics=launch__grid_size,launch__block_size
+for m in smsp__inst_executed_op_shared_ld smsp__inst_executed_op_shared_st \
+         l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld \
+         l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st \
+         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld \
+         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st \
+         l1tex__t_sectors_pipe_lsu_mem_global_op_ld \
+         l1tex__t_sectors_pipe_lsu_mem_global_op_st \
+         l1tex__t_requests_pipe_lsu_mem_global_op_ld \
+         smsp__inst_executed_op_global_ld smsp__inst_executed_op_global_st; do
+  metrics=$metrics,$m.sum
+done
+
+cuobjdump -sass "$bin" > "${OUT:-out}/sass.txt" 2>&1 || true
+
+kernels=$("$cured" list | awk '{print $2}')
+shapes=("64 64" "100000 256")
+for k in $kernels; do
+  for shape in "${shapes[@]}"; do
+    set -- $shape
+    n=$1 block=$2
+    tag=$k.n$n.b$block
+    ncu --clock-control none --launch-count 1 --kernel-name "regex:${k}_kernel" \
+        --metrics "$metrics" --csv --page raw \
+        "$bin" --kernel "$k" --n "$n" --block "$block" --dtype f32 \
+        > "$out/$tag.ncu.csv" 2> "$out/$tag.ncu.err"
+    grid=$(python3 scripts/model_vs_ncu.py grid "$out/$tag.ncu.csv")
+    "$cured" model "$k" --dtype f32 --n "$n" --block "$block" ${grid:+--grid "$grid"} --json \
+        > "$out/$tag.model.json" 2> "$out/$tag.model.err"
+  done
+done
+python3 scripts/model_vs_ncu.py table "$out"
