@@ -99,6 +99,20 @@ static inline double two_sum(double a, double b, double *lo)
     return s;
 }
 
+/* The sign of an exactly-zero sum (add, sub, fma) in direction mode, as
+ * IEEE 754 says: the addends' sign when they share it, else -0 only when
+ * rounding down. Returns 1 for -0. */
+static int zero_sum_sign(unsigned op, double a, double b, double c, int mode)
+{
+    int sa, sb;
+    switch (op) {
+    case PTX_OP_ADD: sa = signbit(a) != 0; sb = signbit(b) != 0; break;
+    case PTX_OP_SUB: sa = signbit(a) != 0; sb = signbit(b) == 0; break;
+    default: sa = (signbit(a) != 0) != (signbit(b) != 0); sb = signbit(c) != 0; break;
+    }
+    return sa == sb ? sa : mode == EXEC_RND_RM;
+}
+
 /* One f32 operation, rounded in direction mode (for the directed modes;
  * nearest uses C float directly). op: the ptx_opcode. */
 static float f32_op(unsigned op, float a, float b, float c, int mode)
@@ -134,6 +148,9 @@ static float f32_op(unsigned op, float a, float b, float c, int mode)
         break;
     default: return NAN;
     }
+    if (hi == 0 && lo == 0 && op != PTX_OP_MUL && op != PTX_OP_DIV && op != PTX_OP_RCP &&
+        op != PTX_OP_SQRT)
+        return zero_sum_sign(op, a, b, c, mode) ? -0.0f : 0.0f;
     return exec_f32_round(hi, lo, mode);
 }
 
@@ -169,6 +186,9 @@ static double f64_op(unsigned op, double a, double b, double c, int mode)
     }
     if (mode == EXEC_RND_RN)
         return r;
+    if (r == 0 && err == 0 && (op == PTX_OP_ADD || op == PTX_OP_SUB || op == PTX_OP_FMA ||
+                               op == PTX_OP_MAD))
+        return zero_sum_sign(op, a, b, c, mode) ? -0.0 : 0.0;
     return exec_f64_round(r, err, mode, isfinite(a) && isfinite(b) && isfinite(c));
 }
 
