@@ -11,6 +11,7 @@
 
 const cli_command cli_commands[] = {
     {"list", "list the catalogue of reduction kernels", cmd_list},
+    {"model", "run one kernel launch in the model (CPU): counters, checks", cmd_model},
 #ifdef CURED_HAVE_CUDA
     {"bench", "time the catalogue against CUB and the read ceiling (GPU)", cmd_bench},
 #endif

@@ -156,8 +156,14 @@ int cli_source_parse(cli_source *src, char *err, size_t cap)
     for (char *c = perr.message; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
-    snprintf(err, cap, "%s:%u:%u: %s", src->label, perr.line, perr.column,
-             perr.message[0] ? perr.message : "malformed PTX");
+    /* The position goes first, as compilers write it; drop the parser's own
+     * "line N: " so it is not said twice. */
+    const char *message = perr.message[0] ? perr.message : "malformed PTX";
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "line %u: ", perr.line);
+    if (strncmp(message, prefix, strlen(prefix)) == 0)
+        message += strlen(prefix);
+    snprintf(err, cap, "%s:%u:%u: %s", src->label, perr.line, perr.column, message);
     return -1;
 }
 

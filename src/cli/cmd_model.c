@@ -1,0 +1,379 @@
+/* cmd_model.c - `cured model`: one kernel launch in the model, on the CPU.
+ *
+ *   cured model KERNEL [--dtype T] [--n N] [options]
+ *   cured model --ptx FILE | --cu FILE [--entry NAME] --arg SPEC... [options]
+ *   cured model --seed-table
+ *
+ * Loads the PTX (embedded catalogue, file, or nvcc), picks the entry, lays
+ * out its arguments, runs it with the counters and the checks watching,
+ * and prints the hardware view, the findings and the buffers asked for
+ * (or all of it as one JSON object). Exit 0: ran with no error findings;
+ * 1: error findings (any finding with --strict); 2: bad usage or input.
+ */
+#include "cli.h"
+#include "checks.h"
+#include "counters.h"
+#include "cured.h"
+#include "catalogue_ptx.h"
+#include "model_catalogue.h"
+#include "model_options.h"
+#include "model_output.h"
+#include "model_params.h"
+#include "model_seed_table.h"
+#include "model_source.h"
+#include "seed_view.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "model"
+
+/* Everything one run holds, freed by run_free. */
+typedef struct model_run_state {
+    cli_source src;
+    int function;
+    char entry[512];
+    model_launch launch;
+    model_memory *memory;
+    uint8_t *params;
+    model_counters *counters;
+    model_seed_view *seed_view;      /* --seed-view only */
+    model_checks *checks;
+    model_findings check_findings;
+    model_result result;
+} model_run_state;
+
+static void run_free(model_run_state *r)
+{
+    model_checks_free(r->checks);
+    model_seed_view_free(r->seed_view);
+    model_counters_free(r->counters);
+    model_findings_clear(&r->check_findings);
+    model_findings_clear(&r->result.findings);
+    free(r->params);
+    model_memory_free(r->memory);
+    cli_source_free(&r->src);
+}
+
+/* The index of the entry to run: --entry NAME, else the module's only
+ * entry. Returns -1 after a line on stderr. */
+static int pick_entry(const ptx_module *m, const char *name, const char *label)
+{
+    if (name != NULL) {
+        int f = ptx_find_function(m, name);
+        if (f < 0 || !m->functions[f].is_entry) {
+            cli_fail(CMD, "%s has no kernel entry '%s'", label, name);
+            return -1;
+        }
+        return f;
+    }
+    int found = -1, count = 0;
+    for (int i = 0; i < m->nfunctions; i++)
+        if (m->functions[i].is_entry) {
+            found = i;
+            count++;
+        }
+    if (count == 1)
+        return found;
+    if (count == 0)
+        cli_fail(CMD, "%s has no kernel entry (.entry)", label);
+    else
+        cli_fail(CMD, "%s has %d entries: name one with --entry (first: %s)",
+                 label, count, m->functions[found].name);
+    return -1;
+}
+
+/* Loads the catalogue kernel o->kernel: its PTX, entry, arguments and
+ * shape into r (the user's --grid/--block/--shared/--arg override).
+ * Returns 0 or 2 after a line on stderr. */
+static int load_catalogue(const cli_model_options *o, model_run_state *r,
+                          cli_arg_spec *specs, int *nspecs)
+{
+    char err[512];
+    int kernel;
+    cured_dtype dtype;
+    if (cured_catalogue_find(o->kernel, &kernel) != CURED_SUCCESS)
+        return cli_fail(CMD, "unknown kernel '%s' (see cured list)", o->kernel);
+    if (cured_dtype_from_name(o->dtype, &dtype) != CURED_SUCCESS)
+        return cli_fail(CMD, "unknown --dtype '%s' (f32 f64 i32 i64 u32 u64)",
+                        o->dtype);
+    int block = o->have_block ? (int)o->block.x : 256;
+    if (o->have_block && (o->block.y != 1 || o->block.z != 1))
+        return cli_fail(CMD, "the catalogue's blocks are one-dimensional");
+    cli_catalogue_plan plan;
+    if (cli_catalogue_plan_make(kernel, dtype, o->n, block, o->seed, &plan, err,
+                                sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    if (cli_source_catalogue(&r->src, err, sizeof err) != 0 ||
+        cli_source_parse(&r->src, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    int rc = model_catalogue_entry_name(r->src.module, o->kernel, o->dtype, block,
+                                        r->entry, sizeof r->entry);
+    if (rc == MODEL_CATALOGUE_NO_BLOCK)
+        return cli_fail(CMD, "%s has no instance for --block %d (32 64 128 256 "
+                        "512 1024)", o->kernel, block);
+    if (rc != MODEL_CATALOGUE_OK)
+        return cli_fail(CMD, "the embedded PTX has no entry for %s %s", o->kernel,
+                        o->dtype);
+    r->function = o->entry ? pick_entry(r->src.module, o->entry, r->src.label)
+                           : ptx_find_function(r->src.module, r->entry);
+    if (r->function < 0)
+        return 2;
+    r->launch.grid = plan.grid;
+    r->launch.block = plan.block;
+    r->launch.dynamic_shared_bytes = plan.dynamic_shared;
+    if (o->nargs == 0) {
+        memcpy(specs, plan.args, (size_t)plan.nargs * sizeof *specs);
+        *nspecs = plan.nargs;
+    }
+    return 0;
+}
+
+/* Loads the --ptx/--cu module and its entry into r. Returns 0 or 2. */
+static int load_file(const cli_model_options *o, model_run_state *r)
+{
+    char err[1400];
+    int rc = o->ptx_path ? cli_source_ptx_file(&r->src, o->ptx_path, err, sizeof err)
+                         : cli_source_cu_file(&r->src, o->cu_path, err, sizeof err);
+    if (rc != 0 || cli_source_parse(&r->src, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    r->function = pick_entry(r->src.module, o->entry, r->src.label);
+    if (r->function < 0)
+        return 2;
+    snprintf(r->entry, sizeof r->entry, "%s", r->src.module->functions[r->function].name);
+    const uint32_t *req = r->src.module->functions[r->function].reqntid;
+    r->launch.grid = (model_dim3){1, 1, 1};
+    r->launch.block = req[0] ? (model_dim3){req[0], req[1] ? req[1] : 1,
+                                            req[2] ? req[2] : 1}
+                             : (model_dim3){32, 1, 1};
+    return 0;
+}
+
+/* Checks that every --print/--out names a buffer. Returns 0 or 2. */
+static int check_outputs(const cli_model_options *o, const cli_arg_spec *specs,
+                         int nspecs)
+{
+    for (int i = 0; i < o->nprints + o->nouts; i++) {
+        const cli_model_output *out =
+            i < o->nprints ? &o->prints[i] : &o->outs[i - o->nprints];
+        if (cli_buffer_spec(specs, nspecs, out->name) == NULL)
+            return cli_fail(CMD, "%s %s: no buffer of that name among the "
+                            "arguments", i < o->nprints ? "--print" : "--out",
+                            out->name);
+    }
+    return 0;
+}
+
+/* The buffer named `name` in memory, or NULL. */
+static const model_buffer *find_buffer(const model_memory *m, const char *name)
+{
+    for (int i = 0; i < m->nbuffers; i++)
+        if (strcmp(m->buffers[i].name, name) == 0)
+            return &m->buffers[i];
+    return NULL;
+}
+
+/* Writes the --out files. Returns 0 or 2 after a line on stderr. */
+static int write_outputs(const cli_model_options *o, const model_run_state *r)
+{
+    for (int i = 0; i < o->nouts; i++) {
+        const model_buffer *b = find_buffer(r->memory, o->outs[i].name);
+        FILE *f = fopen(o->outs[i].path, "wb");
+        if (f == NULL)
+            return cli_fail(CMD, "cannot write '%s': %s", o->outs[i].path,
+                            strerror(errno));
+        size_t wrote = b->bytes ? fwrite(b->data, 1, (size_t)b->bytes, f) : 0;
+        if (fclose(f) != 0 || wrote != b->bytes)
+            return cli_fail(CMD, "writing '%s' failed", o->outs[i].path);
+    }
+    return 0;
+}
+
+/* The text report: launch line, counters, findings, buffers. */
+static void print_text(const cli_model_options *o, const model_run_state *r,
+                       const cli_arg_spec *specs, int nspecs)
+{
+    const model_launch *l = &r->launch;
+    if (o->kernel)
+        printf("kernel: %s (%s), entry %s\n", o->kernel, o->dtype, r->entry);
+    else
+        printf("kernel: %s in %s\n", r->entry, r->src.label);
+    printf("launch: grid (%u,%u,%u), block (%u,%u,%u), dynamic shared %u bytes: "
+           "%llu warp instructions, %s\n", l->grid.x, l->grid.y, l->grid.z,
+           l->block.x, l->block.y, l->block.z, l->dynamic_shared_bytes,
+           (unsigned long long)r->result.warp_instructions,
+           r->result.completed ? "completed" : "did not complete");
+    putchar('\n');
+    model_counters_print_table(stdout, r->counters, MODEL_BY_SOURCE);
+    if (r->seed_view) {
+        const char *name = o->kernel ? o->kernel : r->entry;
+        const model_seed_view *views[1] = {r->seed_view};
+        printf("\nThe seed page's view:\n\n");
+        model_seed_view_print_table(stdout, &name, views, 1);
+        cli_print_seed_steps(stdout, r->seed_view);
+    }
+    const model_findings *f = &r->result.findings;
+    if (f->count == 0)
+        printf("\nfindings: none\n");
+    else
+        printf("\nfindings: %d (%d errors)\n", f->count, f->errors);
+    cli_print_findings(stdout, f, r->src.module, r->src.text, r->src.len);
+    if (o->nprints)
+        putchar('\n');
+    for (int i = 0; i < o->nprints; i++)
+        cli_print_buffer(stdout, cli_buffer_spec(specs, nspecs, o->prints[i].name),
+                         find_buffer(r->memory, o->prints[i].name),
+                         o->prints[i].all);
+}
+
+/* The JSON report: one object. */
+static void print_json(const cli_model_options *o, const model_run_state *r,
+                       const cli_arg_spec *specs, int nspecs, int status)
+{
+    const model_launch *l = &r->launch;
+    printf("{\n  \"kernel\": ");
+    if (o->kernel)
+        cli_json_string(stdout, o->kernel);
+    else
+        fputs("null", stdout);
+    printf(",\n  \"dtype\": ");
+    if (o->kernel)
+        cli_json_string(stdout, o->dtype);
+    else
+        fputs("null", stdout);
+    printf(",\n  \"ptx\": ");
+    cli_json_string(stdout, r->src.label);
+    printf(",\n  \"entry\": ");
+    cli_json_string(stdout, r->entry);
+    printf(",\n  \"grid\": [%u, %u, %u],\n  \"block\": [%u, %u, %u],\n"
+           "  \"dynamic_shared_bytes\": %u,\n  \"completed\": %s,\n"
+           "  \"warp_instructions\": %llu,\n  \"thread_instructions\": %llu,\n"
+           "  \"counters\": ", l->grid.x, l->grid.y, l->grid.z, l->block.x,
+           l->block.y, l->block.z, l->dynamic_shared_bytes,
+           r->result.completed ? "true" : "false",
+           (unsigned long long)r->result.warp_instructions,
+           (unsigned long long)r->result.thread_instructions);
+    model_counters_write_json(stdout, r->counters);
+    if (r->seed_view) {
+        const char *name = o->kernel ? o->kernel : r->entry;
+        const model_seed_view *views[1] = {r->seed_view};
+        printf(",\n  \"seed_view\": ");
+        model_seed_view_write_json(stdout, &name, views, 1);
+    }
+    printf(",\n  \"findings\": ");
+    cli_json_findings(stdout, &r->result.findings, r->src.module, r->src.text,
+                      r->src.len);
+    printf(",\n  \"buffers\": {");
+    for (int i = 0; i < o->nprints; i++) {
+        printf("%s\n    ", i ? "," : "");
+        cli_json_string(stdout, o->prints[i].name);
+        printf(": ");
+        cli_json_buffer(stdout, cli_buffer_spec(specs, nspecs, o->prints[i].name),
+                        find_buffer(r->memory, o->prints[i].name),
+                        o->prints[i].all);
+    }
+    printf("%s},\n  \"exit_status\": %d\n}\n", o->nprints ? "\n  " : "", status);
+}
+
+/* The exit status of a finished run: 1 for error findings, an incomplete
+ * run, or (strict) any finding; else 0. */
+static int run_status(const cli_model_options *o, const model_run_state *r)
+{
+    if (r->result.findings.errors > 0 || !r->result.completed)
+        return 1;
+    if (o->strict && r->result.findings.count > 0)
+        return 1;
+    return 0;
+}
+
+/* Runs the launch the options describe. Returns the exit status. */
+static int run_model(const cli_model_options *o, model_run_state *r)
+{
+    char err[1400];
+    cli_arg_spec specs[CLI_MODEL_MAX_ARGS];
+    int nspecs = o->nargs;
+    memcpy(specs, o->args, (size_t)o->nargs * sizeof *specs);
+
+    int rc = o->kernel ? load_catalogue(o, r, specs, &nspecs) : load_file(o, r);
+    if (rc != 0)
+        return rc;
+    if (o->have_grid)
+        r->launch.grid = o->grid;
+    if (o->have_block)
+        r->launch.block = o->block;
+    if (o->have_shared)
+        r->launch.dynamic_shared_bytes = o->shared;
+    if ((rc = check_outputs(o, specs, nspecs)) != 0)
+        return rc;
+
+    r->memory = model_memory_new();
+    if (r->memory == NULL)
+        return cli_fail(CMD, "out of memory");
+    size_t params_size = 0;
+    if (cli_args_bind(r->src.module, r->function, specs, nspecs, r->memory,
+                      &r->params, &params_size, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+
+    r->counters = model_counters_new(r->src.module, r->function);
+    r->checks = model_checks_new(&r->check_findings);
+    if (r->counters == NULL || r->checks == NULL)
+        return cli_fail(CMD, "out of memory");
+    model_observer observers[3] = {model_counters_observer(r->counters),
+                                   model_checks_observer(r->checks)};
+    int nobservers = 2;
+    if (o->seed_view) {
+        r->seed_view = model_seed_view_new(r->src.module, r->function);
+        if (r->seed_view == NULL)
+            return cli_fail(CMD, "out of memory");
+        observers[nobservers++] = model_seed_view_observer(r->seed_view);
+    }
+    model_launch *l = &r->launch;
+    l->module = r->src.module;
+    l->function = r->function;
+    l->params = r->params;
+    l->params_size = params_size;
+    l->memory = r->memory;
+    l->step_limit = o->step_limit;
+    l->observers = observers;
+    l->nobservers = nobservers;
+    l->check_uninit_global = 1;
+
+    if (model_run(l, &r->result) != 0) {
+        const model_findings *f = &r->result.findings;
+        return cli_fail(CMD, "bad launch: %s",
+                        f->count ? f->items[0].message : "the model refused it");
+    }
+    if (cli_findings_merge(&r->result.findings, &r->check_findings) != 0)
+        return cli_fail(CMD, "out of memory");
+    if ((rc = write_outputs(o, r)) != 0)
+        return rc;
+    int status = run_status(o, r);
+    if (o->json)
+        print_json(o, r, specs, nspecs, status);
+    else
+        print_text(o, r, specs, nspecs);
+    return status;
+}
+
+int cmd_model(int argc, char **argv)
+{
+    cli_model_options o;
+    char err[512];
+    int parsed = cli_model_parse_options(argc, argv, &o, err, sizeof err);
+    if (parsed == CLI_MODEL_PARSE_HELP) {
+        cli_model_usage(stdout);
+        return 0;
+    }
+    if (parsed != CLI_MODEL_PARSE_OK)
+        return cli_fail(CMD, "%s", err);
+    if (o.seed_table)
+        return cli_model_seed_table(o.json);
+
+    model_run_state r;
+    memset(&r, 0, sizeof r);
+    int status = run_model(&o, &r);
+    run_free(&r);
+    return status;
+}
