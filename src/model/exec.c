@@ -9,7 +9,9 @@
  * reduction with a __device__ counter) works. Within a block, a warp runs
  * until it blocks at a barrier, waits at a warp-synchronous instruction or
  * exits, then the next warp runs (exec_sched.c); when every live thread
- * has arrived at a barrier it is released.
+ * has arrived at a barrier it is released and the warps go on from warp 0,
+ * so what follows a barrier runs in warp order (atomics after a
+ * __syncthreads() happen in thread order within a block).
  *
  * Device-function calls keep a per-thread call stack (return key, local
  * frame) and one register window per function and warp; recursion is not
@@ -298,6 +300,8 @@ static void block_run(exec_launch *x)
             if (b->warps[wi].cur) {
                 ran = 1;
                 exec_warp_run(x, &b->warps[wi]);
+                if (b->released)
+                    wi = -1;    /* after a barrier, from warp 0 again */
             }
         }
         if (x->stop || b->live == 0)
@@ -327,7 +331,8 @@ static int launch_setup(exec_launch *x)
     free(state);
     if (rec >= 0) {
         launch_finding(x->result, MODEL_FIND_UNSUPPORTED,
-                       "%s calls itself (recursion through %s): the model does not run recursion",
+                       "%s makes a recursive call (%s calls itself, directly or not): the model "
+                       "does not run recursion",
                        x->entry->name, m->functions[rec].name);
         return 1;
     }

@@ -139,6 +139,8 @@ typedef struct exec_block {
     uint64_t shared_bytes;
     uint64_t dyn_base;      /* where the dynamic (extern) part starts */
     uint8_t *local;         /* threads * local_stack bytes */
+    int released;           /* a barrier was released: warps start over
+                               from warp 0 */
     uint32_t arrived[EXEC_BARRIERS];   /* threads counted at each barrier */
     uint32_t expect[EXEC_BARRIERS];    /* thread count asked for, 0 = all */
     model_event last[EXEC_BARRIERS];   /* event of the last arrival */

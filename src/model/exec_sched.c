@@ -116,9 +116,10 @@ static void barrier_try_release(exec_launch *x, uint32_t id)
             if (first == NULL)
                 first = w->bar_ins[l];
             else if (w->bar_ins[l] != first && (first->flags & PTX_F_ALIGNED) && !x->stop) {
-                exec_report(x, w, w->bar_ins[l], l, MODEL_FIND_BARRIER_DIVERGENCE, MODEL_ERROR, 0,
+                exec_report(x, w, first, __builtin_ctz(at), MODEL_FIND_BARRIER_DIVERGENCE,
+                            MODEL_ERROR, 0,
                             "lanes of warp %u wait at two different barrier instructions for "
-                            "barrier %u (lines %u and %u): __syncthreads() in divergent code",
+                            "barrier %u (PTX lines %u and %u): __syncthreads() in divergent code",
                             w->index, id, first->ptx_line, w->bar_ins[l]->ptx_line);
             }
             if (w->bar_ins[l]->sub == PTX_BAR_RED) {
@@ -158,6 +159,7 @@ static void barrier_try_release(exec_launch *x, uint32_t id)
     }
     b->arrived[id] = 0;
     b->expect[id] = 0;
+    b->released = 1;
     if (x->nobs) {
         for (int i = 0; i < x->nobs; i++)
             if (x->obs[i].barrier)
@@ -497,7 +499,8 @@ static void exec_step(exec_launch *x, exec_warp *w)
 
 void exec_warp_run(exec_launch *x, exec_warp *w)
 {
-    while (w->cur && !x->stop) {
+    x->block.released = 0;
+    while (w->cur && !x->stop && !x->block.released) {
         if (x->steps >= x->limit) {
             exec_report(x, w, &w->code[exec_key_pc(w->cur_key) < w->ncode ? exec_key_pc(w->cur_key) : 0],
                         -1, MODEL_FIND_STEP_LIMIT, MODEL_ERROR, 0,
