@@ -152,7 +152,8 @@ enum {
     PTX_F_SHIFTAMT = 1u << 14,/* bfind.shiftamt */
     PTX_F_RELAXED = 1u << 15, /* atom.relaxed/acquire/release: memory order seen */
     PTX_F_NOFTZ = 1u << 16,
-    PTX_F_NAN = 1u << 17      /* min.NaN / max.NaN: NaN wins */
+    PTX_F_NAN = 1u << 17,     /* min.NaN / max.NaN: NaN wins */
+    PTX_F_RELU = 1u << 18     /* fma/cvt/min/max .relu: negative results -> 0 */
 };
 
 /* ----------------------------------------------------------- operands */
@@ -171,7 +172,8 @@ typedef enum ptx_operand_kind {
                         unchanged. Any other pairing (an integer literal for
                         a float operand, a float literal for an integer or
                         f16 operand) is a parse error. */
-    PTX_OPND_SREG,   /* a special register: sreg (ptx_sreg), comp 0..3 = x..w */
+    PTX_OPND_SREG,   /* a special register: sreg (ptx_sreg), comp 0..3 = x..w
+                        (for %envregN, comp = N) */
     PTX_OPND_ADDR,   /* a memory address [base + imm]: base is reg (>= 0) or
                         sym (>= 0) or neither (absolute imm) */
     PTX_OPND_SYM,    /* the address of a symbol used as a value (mov r, sym;
@@ -193,7 +195,9 @@ typedef enum ptx_sreg {
     PTX_SREG_GLOBALTIMER, PTX_SREG_DYNAMIC_SMEM_SIZE,
     PTX_SREG_TOTAL_SMEM_SIZE, PTX_SREG_CLUSTERID, PTX_SREG_NCLUSTERID,
     PTX_SREG_CLUSTER_CTAID, PTX_SREG_CLUSTER_NCTAID, PTX_SREG_CLUSTER_CTARANK,
-    PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER
+    PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
+    PTX_SREG_ENVREG,       /* %envreg0..31: comp holds the number 0..31 */
+    PTX_SREG_CLOCK_HI, PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI
 } ptx_sreg;
 
 typedef struct ptx_operand {

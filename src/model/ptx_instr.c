@@ -32,7 +32,8 @@ enum {
     M_MATCH = 1u << 15, M_SYNC = 1u << 16, M_UNI = 1u << 17, M_PRMT = 1u << 18,
     M_TESTP = 1u << 19, M_SHF = 1u << 20, M_SHIFTAMT = 1u << 21,
     M_BAR = 1u << 22, M_MEMBAR = 1u << 23, M_PROXY = 1u << 24, M_TO = 1u << 25,
-    M_NAN = 1u << 26, M_PREFETCH = 1u << 27, M_NC = 1u << 28
+    M_NAN = 1u << 26, M_PREFETCH = 1u << 27, M_NC = 1u << 28, M_RELU = 1u << 29,
+    M_ATOMVEC = 1u << 30
 };
 
 /* What a modifier does to the instruction. */
@@ -85,7 +86,7 @@ static const modifier modifiers[] = {
     {"cs", M_LDST, K_IGNORE, 0}, {"lu", M_LDST, K_IGNORE, 0},
     {"cv", M_LDST, K_IGNORE, 0}, {"wb", M_LDST, K_IGNORE, 0},
     {"wt", M_LDST, K_IGNORE, 0},
-    {"v2", M_LDST, K_VEC, 2}, {"v4", M_LDST, K_VEC, 4},
+    {"v2", M_LDST | M_ATOMVEC, K_VEC, 2}, {"v4", M_LDST | M_ATOMVEC, K_VEC, 4},
     {"relaxed", M_ORDER, K_ORDER, 0}, {"acquire", M_ORDER, K_ORDER, 0},
     {"release", M_ORDER, K_ORDER, 0}, {"acq_rel", M_ORDER, K_ORDER, 0},
     {"sc", M_ORDER, K_ORDER, 0},
@@ -132,6 +133,7 @@ static const modifier modifiers[] = {
     {"proxy", M_PROXY, K_PROXY, 0},
     {"to", M_TO, K_TO, 0},
     {"NaN", M_NAN, K_FLAG, PTX_F_NAN},
+    {"relu", M_RELU, K_FLAG, PTX_F_RELU},
     {"L1", M_PREFETCH, K_IGNORE, 0}, {"L2", M_PREFETCH, K_IGNORE, 0},
 };
 
@@ -162,7 +164,7 @@ static const opcode_spec opcodes[] = {
     {"st", PTX_OP_ST, FORM_PLAIN, "av", 2, 1, MEMORY, 0},
     {"mov", PTX_OP_MOV, FORM_PLAIN, "Dm", 2, 1, 0, 0},
     {"cvta", PTX_OP_CVTA, FORM_PLAIN, "dy", 2, 1, M_SPACE | M_TO, 0},
-    {"cvt", PTX_OP_CVT, FORM_PLAIN, "dss", 2, 2, ARITH, 0},
+    {"cvt", PTX_OP_CVT, FORM_PLAIN, "dss", 2, 2, ARITH | M_RELU, 0},
     {"prefetch", PTX_OP_PREFETCH, FORM_PLAIN, "a", 1, 0, M_SPACE | M_PREFETCH, 0},
     {"add", PTX_OP_ADD, FORM_PLAIN, "dss", 3, 1, ARITH | M_CC, 0},
     {"addc", PTX_OP_ADD, FORM_PLAIN, "dss", 3, 1, M_CC, PTX_F_CARRY_IN},
@@ -171,11 +173,11 @@ static const opcode_spec opcodes[] = {
     {"mul", PTX_OP_MUL, FORM_PLAIN, "dss", 3, 1, ARITH | M_HILO, 0},
     {"mad", PTX_OP_MAD, FORM_PLAIN, "dsss", 4, 1, ARITH | M_HILO | M_CC, 0},
     {"madc", PTX_OP_MAD, FORM_PLAIN, "dsss", 4, 1, M_HILO | M_CC, PTX_F_CARRY_IN},
-    {"fma", PTX_OP_FMA, FORM_PLAIN, "dsss", 4, 1, ARITH, 0},
+    {"fma", PTX_OP_FMA, FORM_PLAIN, "dsss", 4, 1, ARITH | M_RELU, 0},
     {"div", PTX_OP_DIV, FORM_PLAIN, "dss", 3, 1, ARITH | M_APPROX, 0},
     {"rem", PTX_OP_REM, FORM_PLAIN, "dss", 3, 1, 0, 0},
-    {"min", PTX_OP_MIN, FORM_PLAIN, "dss", 3, 1, M_FTZ | M_NAN, 0},
-    {"max", PTX_OP_MAX, FORM_PLAIN, "dss", 3, 1, M_FTZ | M_NAN, 0},
+    {"min", PTX_OP_MIN, FORM_PLAIN, "dss", 3, 1, M_FTZ | M_NAN | M_RELU, 0},
+    {"max", PTX_OP_MAX, FORM_PLAIN, "dss", 3, 1, M_FTZ | M_NAN | M_RELU, 0},
     {"neg", PTX_OP_NEG, FORM_PLAIN, "ds", 2, 1, M_FTZ, 0},
     {"abs", PTX_OP_ABS, FORM_PLAIN, "ds", 2, 1, M_FTZ, 0},
     {"rcp", PTX_OP_RCP, FORM_PLAIN, "ds", 2, 1, M_ROUND | M_FTZ | M_APPROX, 0},
@@ -226,10 +228,10 @@ static const opcode_spec opcodes[] = {
     {"activemask", PTX_OP_ACTIVEMASK, FORM_PLAIN, "d", 1, 1, 0, 0},
     {"match", PTX_OP_MATCH, FORM_PLAIN, "qss", 3, 1, M_MATCH | M_SYNC, 0},
     {"redux", PTX_OP_REDUX, FORM_PLAIN, "dss", 3, 1, M_ATOMOP | M_SYNC, 0},
-    {"atom", PTX_OP_ATOM, FORM_PLAIN, "dass", 3, 1,
-     M_SPACE | M_ORDER | M_ATOMOP | M_NOFTZ, 0},
-    {"red", PTX_OP_RED, FORM_PLAIN, "as", 2, 1,
-     M_SPACE | M_ORDER | M_ATOMOP | M_NOFTZ, 0},
+    {"atom", PTX_OP_ATOM, FORM_PLAIN, "Davs", 3, 1,
+     M_SPACE | M_ORDER | M_ATOMOP | M_NOFTZ | M_ATOMVEC, 0},
+    {"red", PTX_OP_RED, FORM_PLAIN, "av", 2, 1,
+     M_SPACE | M_ORDER | M_ATOMOP | M_NOFTZ | M_ATOMVEC, 0},
     {"nanosleep", PTX_OP_NANOSLEEP, FORM_PLAIN, "s", 1, 1, 0, 0},
 };
 
@@ -706,13 +708,19 @@ static int parse_call(ptx_parser *p, decode *d, ptx_instr *ins)
 /* Checks that operands agree with .v2/.v4 and with each other. */
 static int check_operands(ptx_parser *p, decode *d, ptx_instr *ins)
 {
-    int data = -1;   /* the operand carrying loaded or stored values */
-    if (ins->op == PTX_OP_LD || ins->op == PTX_OP_LDU)
-        data = 0;
-    else if (ins->op == PTX_OP_ST)
-        data = 1;
-    if (data >= 0) {
-        const ptx_operand *o = &ins->ops[data];
+    int data[2] = {-1, -1};   /* operands carrying loaded or stored values */
+    if (ins->op == PTX_OP_LD || ins->op == PTX_OP_LDU) {
+        data[0] = 0;
+    } else if (ins->op == PTX_OP_ST || ins->op == PTX_OP_RED) {
+        data[0] = 1;
+    } else if (ins->op == PTX_OP_ATOM) {
+        data[0] = 0;
+        data[1] = 2;
+    }
+    if (ins->vec > 1 && ins->op == PTX_OP_ATOM && ins->sub == PTX_ATOM_CAS)
+        return ptx_fail(p, d->word, "no vector .cas: " WORD_FMT, WORD_ARGS(p, d));
+    for (int k = 0; k < 2 && data[k] >= 0; k++) {
+        const ptx_operand *o = &ins->ops[data[k]];
         int count = o->kind == PTX_OPND_VEC ? o->vec_count : 1;
         if (count != ins->vec)
             return ptx_fail(p, d->word, WORD_FMT " moves %d value%s, the operand "

@@ -4,7 +4,9 @@
  *
  * The text is not NUL-terminated: every look at a character checks `len`.
  * Words are identifier characters plus '.', with "::" allowed inside
- * (`.L1::no_allocate`) so a label's single ':' still ends it. Numbers
+ * (`ld.global.L1::no_allocate`) so a label's single ':' still ends it;
+ * a word that starts with '.' (a directive or declaration word) ends at
+ * its next '.'. Numbers
  * start with a digit and run over letters, digits and '.', taking a sign
  * only right after a decimal exponent ('1e-3').
  */
@@ -114,13 +116,18 @@ static int skip_block_comment(lexer *lx)
     return -1;
 }
 
-/* Scans a word (identifier, directive, opcode) at lx->pos. */
+/* Scans a word (identifier, directive, opcode) at lx->pos. A directive
+ * word ends at its next dot: `.reg.b32` is `.reg` then `.b32`, as ptxas
+ * reads it; an opcode keeps its dots (`ld.global.u32`). */
 static size_t scan_word(const lexer *lx, size_t i)
 {
+    int directive = lx->text[i] == '.';
     i++;
     for (;;) {
         char c = peek_at(lx, i);
-        if (is_word_char(c)) {
+        if (directive && c == '.') {
+            return i;
+        } else if (is_word_char(c)) {
             i++;
         } else if (c == ':' && peek_at(lx, i + 1) == ':' &&
                    is_word_char(peek_at(lx, i + 2))) {

@@ -141,7 +141,22 @@ int ptx_sreg_from_name(const char *s, size_t n, uint8_t *sreg, uint8_t *comp)
         {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK, 0},
         {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK, 0},
         {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER, 0},
+        {"%clock_hi", PTX_SREG_CLOCK_HI, 0},
+        {"%globaltimer_lo", PTX_SREG_GLOBALTIMER_LO, 0},
+        {"%globaltimer_hi", PTX_SREG_GLOBALTIMER_HI, 0},
     };
+    /* %envreg0 .. %envreg31 */
+    if (n > 7 && n <= 9 && memcmp(s, "%envreg", 7) == 0 && s[7] >= '0' &&
+        s[7] <= '9' && (n == 8 || (s[8] >= '0' && s[8] <= '9' && s[7] != '0'))) {
+        unsigned number = (unsigned)(s[7] - '0');
+        if (n == 9)
+            number = number * 10 + (unsigned)(s[8] - '0');
+        if (number > 31)
+            return -1;
+        *sreg = PTX_SREG_ENVREG;
+        *comp = (uint8_t)number;
+        return 0;
+    }
     size_t base = n;
     uint8_t component = 0;
     if (n >= 2 && s[n - 2] == '.') {

@@ -139,12 +139,15 @@ static int parse_file(ptx_parser *p)
     return 0;
 }
 
-/* `.section .debug_xxx { ... }`: skipped by matching braces. */
+/* `.section .debug_xxx { ... }`: skipped by matching braces (the name
+ * may be several words: `.nv.info` lexes as `.nv` `.info`). */
 static int skip_section(ptx_parser *p)
 {
     const ptx_token *name = ptx_next(p);
     if (name->kind != PTX_TOK_WORD)
         return ptx_fail(p, name, ".section needs a name");
+    while (ptx_peek(p, 0)->kind == PTX_TOK_WORD)
+        ptx_next(p);
     const ptx_token *open = ptx_peek(p, 0);
     if (ptx_expect(p, '{', "after the section name") != 0)
         return -1;

@@ -44,7 +44,8 @@ static void check_operand(const ptx_module *m, const ptx_function *fn,
         require(o->imm >= 0 && o->imm <= fn->ncode);
         break;
     case PTX_OPND_SREG:
-        require(o->sreg >= PTX_SREG_TID && o->comp <= 2);
+        require(o->sreg >= PTX_SREG_TID && o->sreg <= PTX_SREG_GLOBALTIMER_HI);
+        require(o->comp <= (o->sreg == PTX_SREG_ENVREG ? 31 : 2));
         break;
     default:
         break;

@@ -72,6 +72,11 @@ static const error_case cases[] = {
     {KERNEL "\tbar 0;\n}\n", 7, "'bar' needs .sync, .arrive or .red"},
     {KERNEL "\tbar.red.u32 %r1, 0, %p1;\n}\n", 7, "needs .popc, .and or .or"},
     {KERNEL "\tmembar;\n}\n", 7, "'membar' needs .cta, .gl or .sys"},
+    {KERNEL "\tatom.global.cas.v2.b32 {%r1, %r2}, [%rd1], 1, 2;\n}\n", 7,
+     "no vector .cas"},
+    {KERNEL "\tatom.global.add.v2.f32 %f1, [%rd1], {%f1, %f2};\n}\n", 7,
+     "moves 2 values, the operand has 1"},
+    {KERNEL "\tmov.u32 %r1, %envreg32;\n}\n", 7, "undeclared register '%envreg32'"},
     {KERNEL "\tld.shared.nc.u32 %r1, [%r2];\n}\n", 7, ".nc needs .global"},
     /* literals */
     {KERNEL "\tadd.f32 %f1, %f2, 1;\n}\n", 7,

@@ -451,6 +451,50 @@ static void locals_in_device_functions(void **state)
     ptx_module_free(m);
 }
 
+/* Forms from CUDA's own headers and newer nvcc: directive words written
+ * without spaces, .relu, vector atomics, %envreg, dotted section names. */
+static void header_and_sm90_forms(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_ok(HEADER
+        ".entry k(.param .u64 p)\n{\n"
+        "  .reg .b64 %rd<2>; .reg .f32 %f<9>; .reg .b16 %h<4>; .reg .b32 %r;\n"
+        "  {.reg.b32 f;\n .reg.b16 r;\n mov.b16 r, %h1;\n cvt.f32.f16 f, r;\n}\n"
+        "  fma.rn.relu.f16 %h1, %h2, %h3, %h0;\n"
+        "  atom.global.add.v2.f32 {%f1, %f2}, [%rd1], {%f3, %f4};\n"
+        "  red.global.add.v4.f32 [%rd1+16], {%f5, %f6, %f7, %f8};\n"
+        "  atom.add.noftz.f16x2 %r, [%rd1], %r;\n"
+        "  mov.u32 %r, %envreg31;\n"
+        "  mov.u32 %r, %envreg2;\n"
+        "  max.NaN.f16 %h1, %h2, %h3;\n"
+        "}\n"
+        ".section .nv.info { .b32 1 }\n");
+    const ptx_function *k = function(m, "k");
+    assert_int_equal(k->nregs, 2 + 9 + 4 + 1 + 2);
+    assert_string_equal(k->regs[k->code[0].ops[0].reg].name, "r");
+    assert_int_equal(k->regs[k->code[0].ops[0].reg].type, PTX_T_B16);
+    assert_int_equal(k->regs[k->code[1].ops[0].reg].type, PTX_T_B32);
+    assert_int_equal(k->code[2].op, PTX_OP_FMA);
+    assert_int_equal(k->code[2].flags, PTX_F_RELU);
+    const ptx_instr *atom = &k->code[3];
+    assert_int_equal(atom->vec, 2);
+    assert_int_equal(atom->type, PTX_T_F32);
+    assert_int_equal(atom->ops[0].kind, PTX_OPND_VEC);
+    assert_int_equal(atom->ops[0].vec_count, 2);
+    assert_int_equal(atom->ops[2].kind, PTX_OPND_VEC);
+    const ptx_instr *red = &k->code[4];
+    assert_int_equal(red->vec, 4);
+    assert_int_equal(red->ops[1].vec_count, 4);
+    assert_int_equal(red->ops[0].imm, 16);
+    assert_int_equal(k->code[5].type, PTX_T_F16X2);
+    assert_int_equal(k->code[5].flags, PTX_F_NOFTZ);
+    assert_int_equal(k->code[6].ops[1].sreg, PTX_SREG_ENVREG);
+    assert_int_equal(k->code[6].ops[1].comp, 31);
+    assert_int_equal(k->code[7].ops[1].comp, 2);
+    assert_int_equal(k->code[8].flags, PTX_F_NAN);
+    ptx_module_free(m);
+}
+
 static void name_tables(void **state)
 {
     (void)state;
@@ -484,6 +528,7 @@ int main(void)
         cmocka_unit_test(shared_layout_across_kernels_and_callees),
         cmocka_unit_test(loc_inline_chains_files_sections),
         cmocka_unit_test(locals_in_device_functions),
+        cmocka_unit_test(header_and_sm90_forms),
         cmocka_unit_test(name_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
