@@ -11,7 +11,9 @@
  * another pc, not yet here) are waited for, as a GPU's convergence
  * barrier does: the arrived lanes park at the instruction until the rest
  * come (min-PC scheduling usually brings them together at once). If they
- * exit first, or the block can go no further, that is the finding.
+ * exit first, or the block can go no further, that is the finding. As on
+ * sm_70 and later, bar.warp.sync (__syncwarp) at different places syncs
+ * with each other; shfl/vote/match/redux must meet at one instruction.
  *
  * shfl follows the PTX ISA's definition: b and c are taken modulo 32 as
  * its pseudo-code does (bval = b[4:0], clamp = c[4:0], segment mask =
@@ -26,12 +28,25 @@
 
 #include <string.h>
 
-/* Lanes of the group that wait at w's current key for the rest of their
- * masks. */
+/* Lanes that wait at w's current key for the rest of their masks. */
 static uint32_t waiting_here(const exec_warp *w)
 {
     uint32_t at = 0;
     EXEC_LANES(w->sync_wait, l, if (w->key[l] == w->cur_key) at |= 1u << l;);
+    return at;
+}
+
+/* Lanes that wait at another bar.warp.sync than the current one: on sm_70
+ * and later, __syncwarp() calls at different places sync with each other. */
+static uint32_t waiting_at_other_syncwarp(const exec_warp *w)
+{
+    uint32_t at = 0;
+    EXEC_LANES(w->sync_wait, l, {
+        uint64_t k = w->key[l];
+        if (k != w->cur_key &&
+            w->functions[exec_key_fn(k)].code[exec_key_pc(k)].op == PTX_OP_BAR_WARP)
+            at |= 1u << l;
+    });
     return at;
 }
 
@@ -233,7 +248,8 @@ int exec_warp_op(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
     uint32_t u = check_masks(x, w, ins, e, mv);
     if (u == 0)
         return 0;
-    uint32_t missing = u & ~e;
+    uint32_t elsewhere = ins->op == PTX_OP_BAR_WARP ? waiting_at_other_syncwarp(w) : 0;
+    uint32_t missing = u & ~e & ~elsewhere;
     if (missing) {
         /* the arrived lanes wait here for the rest of their masks */
         EXEC_LANES(m, l, {
@@ -253,6 +269,17 @@ int exec_warp_op(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
     if (here) {
         w->sync_wait &= ~here;
         w->cur |= here;
+    }
+    if (elsewhere & u) {
+        /* the lanes at the other __syncwarp() go on past theirs */
+        uint32_t go = elsewhere & u;
+        w->sync_wait &= ~go;
+        EXEC_LANES(go, l, {
+            w->key[l]++;
+            if (w->parked == 0 || w->key[l] < w->parked_min)
+                w->parked_min = w->key[l];
+        });
+        w->parked |= go;
     }
     for (int i = 0; i < x->nobs; i++)
         if (x->obs[i].warp_sync)

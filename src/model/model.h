@@ -57,7 +57,9 @@ void model_memory_free(model_memory *memory);
 /* Allocates `bytes` (zero-filled host side) named `name`; when
  * `initialised` is 0 the buffer is marked unwritten for the initcheck.
  * Returns the buffer (its addr is the device address) or NULL when out of
- * host memory. Addresses are 256-byte aligned, as cudaMalloc's are. */
+ * host memory. Addresses are 256-byte aligned, as cudaMalloc's are. The
+ * returned pointer stays valid while the memory holds at most 1024
+ * buffers (past that, find buffers again by address). */
 model_buffer *model_memory_alloc(model_memory *memory, const char *name,
                                  uint64_t bytes, int initialised);
 

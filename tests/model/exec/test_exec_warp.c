@@ -131,6 +131,41 @@ static void test_votes_match_redux(void **state)
     xf_free(&fx);
 }
 
+/* __syncwarp() in each branch of an if/else: the halves meet across the
+ * two calls, and the warp_sync observer sees the full mask once. */
+static uint32_t synced_mask;
+static int synced;
+
+static void on_warp_sync(void *ctx, const model_event *e, uint32_t mask)
+{
+    (void)ctx;
+    (void)e;
+    synced_mask = mask;
+    synced++;
+}
+
+static void test_syncwarp_in_both_branches(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    xf_load(&fx, "warp.ptx");
+    xf_kernel(&fx, "syncwarp_split");
+    int *out;
+    xf_param(&fx, 0, xf_buffer(&fx, "out", 32 * 4, NULL, (void **)&out));
+    model_observer o = {.warp_sync = on_warp_sync};
+    fx.launch.observers = &o;
+    fx.launch.nobservers = 1;
+    synced = 0;
+    assert_int_equal(xf_run(&fx, 1, 1, 1, 32, 1, 1), 0);
+    assert_int_equal(fx.result.findings.count, 0);
+    assert_true(fx.result.completed);
+    for (int t = 0; t < 32; t++)
+        assert_int_equal(out[t], t < 16 ? (t + 16) * 10 : t - 16);
+    assert_int_equal(synced, 1);
+    assert_int_equal(synced_mask, 0xFFFFFFFFu);
+    xf_free(&fx);
+}
+
 // ----------------------------------------------------------------------------
 // Atomics
 
@@ -189,6 +224,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shuffles_partial_warp),
         cmocka_unit_test(test_votes_match_redux),
+        cmocka_unit_test(test_syncwarp_in_both_branches),
         cmocka_unit_test(test_atomics_global_and_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
