@@ -548,7 +548,8 @@ static int parse_operands(ptx_parser *p, decode *d, ptx_instr *ins)
             return -1;
         ins->nops++;
         if (code == 'l') {
-            ptx_fixup fix = {p->fn, ptx_current(p)->ncode - 1, slot, label_token};
+            ptx_fixup fix = {p->fn, ptx_current(p)->ncode - 1, slot, p->block_depth,
+                             label_token};
             if (ptx_add_fixup(p, t, &p->label_fixups, &p->nlabel_fixups,
                               &p->label_fixups_cap, &fix) != 0)
                 return -1;
@@ -697,7 +698,7 @@ static int parse_call(ptx_parser *p, decode *d, ptx_instr *ins)
     if (b != NULL) {
         ins->callee = b->index;
     } else {
-        ptx_fixup fix = {p->fn, instr, 0, (size_t)(target - p->toks.items)};
+        ptx_fixup fix = {p->fn, instr, 0, 0, (size_t)(target - p->toks.items)};
         if (ptx_add_fixup(p, target, &p->call_fixups, &p->ncall_fixups,
                           &p->call_fixups_cap, &fix) != 0)
             return -1;

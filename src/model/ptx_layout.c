@@ -1,7 +1,7 @@
 /* ptx_layout.c - what the parser settles after reading: branch and call
  * targets, and the shared-memory layout.
  *
- * defines: ptx_finish_function, ptx_finish_module
+ * defines: ptx_close_block_labels, ptx_finish_module
  *
  * Shared memory: each kernel sees its own static shared variables (its
  * demoted ones, module-scope ones it or its callees use) from offset 0,
@@ -18,19 +18,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ptx_finish_function(ptx_parser *p)
+int ptx_close_block_labels(ptx_parser *p, int32_t depth)
 {
+    /* pending fixups are ordered by depth: this block's are a suffix */
+    size_t first = p->nlabel_fixups;
+    while (first > 0 && p->label_fixups[first - 1].depth >= depth)
+        first--;
     ptx_function *fn = ptx_current(p);
-    for (size_t i = 0; i < p->nlabel_fixups; i++) {
-        const ptx_fixup *fix = &p->label_fixups[i];
-        const ptx_token *t = &p->toks.items[fix->token];
+    size_t kept = first;
+    for (size_t i = first; i < p->nlabel_fixups; i++) {
+        ptx_fixup fix = p->label_fixups[i];
+        const ptx_token *t = &p->toks.items[fix.token];
         const ptx_binding *b = ptx_scope_find(&p->labels, ptx_text(p, t), t->len);
-        if (b == NULL)
+        if (b != NULL && b->depth == depth) {
+            fn->code[fix.instr].ops[fix.operand].imm = b->index;
+            continue;
+        }
+        if (depth <= 1)
             return ptx_fail(p, t, "undefined label '%.*s'", ptx_show_len(t),
                             ptx_text(p, t));
-        fn->code[fix->instr].ops[fix->operand].imm = b->index;
+        fix.depth = depth - 1;
+        p->label_fixups[kept++] = fix;
     }
-    p->nlabel_fixups = 0;
+    p->nlabel_fixups = kept;
     return 0;
 }
 

@@ -409,8 +409,32 @@ static int declare_function(ptx_parser *p, const ptx_token *name, int is_entry,
 
 static int parse_body(ptx_parser *p);
 
+/* A function header's parameter lists, parsed before knowing whether a
+ * body follows. */
+typedef struct header_params {
+    int32_t *rets, *params;
+    int nrets, nparams;
+    uint64_t param_bytes;
+} header_params;
+
+/* Gives the lists to the function (a definition, or a prototype of a
+ * function not yet defined), freeing what it had. */
+static void install_params(ptx_function *fn, header_params *h)
+{
+    free(fn->params);
+    free(fn->rets);
+    fn->params = h->params;
+    fn->rets = h->rets;
+    fn->nparams = h->nparams;
+    fn->nrets = h->nrets;
+    fn->param_bytes = h->param_bytes;
+    memset(h, 0, sizeof *h);
+}
+
 /* `.entry name (params) ... { body }` or `.func (rets) name (params) ...`,
- * a definition or a prototype ending in ';'. The keyword is at the cursor. */
+ * a definition or a prototype ending in ';'. The keyword is at the cursor.
+ * A prototype may come before or after the definition; the definition's
+ * parameters are the ones kept. */
 static int parse_function(ptx_parser *p, int is_extern, int is_visible)
 {
     const ptx_token *keyword = ptx_next(p);
@@ -431,28 +455,25 @@ static int parse_function(ptx_parser *p, int is_extern, int is_visible)
     if (declare_function(p, name, is_entry, &f) != 0)
         return -1;
     ptx_function *fn = &p->m->functions[f];
-    int old_params = fn->nparams, old_rets = fn->nrets;
-    int redeclared = fn->params != NULL || fn->rets != NULL || fn->has_body;
-    free(fn->params);
-    free(fn->rets);
-    fn->params = fn->rets = NULL;
-    fn->nparams = fn->nrets = 0;
+    int declared_before = fn->params != NULL || fn->rets != NULL || fn->has_body;
     fn->is_visible = fn->is_visible || is_visible;
     if (ptx_scope_push(&p->names) != 0)
         return ptx_fail(p, name, "out of memory");
+    header_params h;
+    memset(&h, 0, sizeof h);
     int rc = -1;
     if (rets_at != 0) {
         size_t resume = p->pos;
         uint64_t ret_bytes;
         p->pos = rets_at;
-        if (parse_param_list(p, f, &fn->rets, &fn->nrets, &ret_bytes) != 0)
+        if (parse_param_list(p, f, &h.rets, &h.nrets, &ret_bytes) != 0)
             goto done;
         p->pos = resume;
     }
     if (ptx_is_punct(ptx_peek(p, 0), '(') &&
-        parse_param_list(p, f, &fn->params, &fn->nparams, &fn->param_bytes) != 0)
+        parse_param_list(p, f, &h.params, &h.nparams, &h.param_bytes) != 0)
         goto done;
-    if (redeclared && (old_params != fn->nparams || old_rets != fn->nrets)) {
+    if (declared_before && (fn->nparams != h.nparams || fn->nrets != h.nrets)) {
         ptx_fail(p, name, "conflicting declarations of '%s'", fn->name);
         goto done;
     }
@@ -461,6 +482,8 @@ static int parse_function(ptx_parser *p, int is_extern, int is_visible)
     const ptx_token *t = ptx_peek(p, 0);
     if (ptx_is_punct(t, ';')) {
         ptx_next(p);
+        if (!fn->has_body)
+            install_params(fn, &h);
         rc = 0;
     } else if (ptx_is_punct(t, '{')) {
         if (is_extern) {
@@ -471,6 +494,7 @@ static int parse_function(ptx_parser *p, int is_extern, int is_visible)
             ptx_fail(p, name, "function '%s' defined twice", fn->name);
             goto done;
         }
+        install_params(fn, &h);
         fn->has_body = 1;
         p->fn = f;
         rc = parse_body(p);
@@ -482,13 +506,16 @@ static int parse_function(ptx_parser *p, int is_extern, int is_visible)
                  fn->name, found);
     }
 done:
+    free(h.params);
+    free(h.rets);
     ptx_scope_pop(&p->names);
     return rc;
 }
 
 /* ---------------------------------------------------- function bodies */
 
-/* `label:` at the cursor: the label names the next instruction. */
+/* `label:` at the cursor: the label names the next instruction; it is
+ * visible in its block and the blocks inside it. */
 static int define_label(ptx_parser *p)
 {
     const ptx_token *t = ptx_next(p);
@@ -557,6 +584,27 @@ static int parse_body_directive(ptx_parser *p)
                     ptx_show_len(t), ptx_text(p, t));
 }
 
+/* Opens a `{ }` block: its own names and labels. */
+static int open_block(ptx_parser *p, const ptx_token *at)
+{
+    if (p->block_depth >= PTX_MAX_NESTING)
+        return ptx_fail(p, at, "blocks nested more than %d deep", PTX_MAX_NESTING);
+    if (ptx_scope_push(&p->names) != 0 || ptx_scope_push(&p->labels) != 0)
+        return ptx_fail(p, at, "out of memory");
+    p->block_depth++;
+    return 0;
+}
+
+/* Closes the innermost block, resolving the branches that wait on it. */
+static int close_block(ptx_parser *p)
+{
+    int rc = ptx_close_block_labels(p, p->block_depth);
+    ptx_scope_pop(&p->labels);
+    ptx_scope_pop(&p->names);
+    p->block_depth--;
+    return rc;
+}
+
 /* The body after its '{' (at the cursor), through the matching '}'. */
 static int parse_body(ptx_parser *p)
 {
@@ -566,26 +614,20 @@ static int parse_body(ptx_parser *p)
     p->loc_line = p->site_line = 0;
     p->loc_count = 0;
     p->nlabel_fixups = 0;
+    p->block_depth = 0;
     ptx_scope_free(&p->labels);
     const ptx_token *open = ptx_next(p);
-    int depth = 1;
-    if (ptx_scope_push(&p->names) != 0)
-        return ptx_fail(p, open, "out of memory");
-    while (depth > 0) {
+    if (open_block(p, open) != 0)
+        return -1;
+    while (p->block_depth > 0) {
         const ptx_token *t = ptx_peek(p, 0);
         int rc = 0;
         if (ptx_is_punct(t, '}')) {
             ptx_next(p);
-            ptx_scope_pop(&p->names);
-            depth--;
+            rc = close_block(p);
         } else if (ptx_is_punct(t, '{')) {
             ptx_next(p);
-            if (depth >= PTX_MAX_NESTING)
-                return ptx_fail(p, t, "blocks nested more than %d deep",
-                                PTX_MAX_NESTING);
-            if (ptx_scope_push(&p->names) != 0)
-                return ptx_fail(p, t, "out of memory");
-            depth++;
+            rc = open_block(p, t);
         } else if (t->kind == PTX_TOK_EOF) {
             rc = ptx_fail(p, open, "function '%s' never closes (missing '}')",
                           fn->name);
@@ -605,14 +647,16 @@ static int parse_body(ptx_parser *p)
             rc = ptx_fail(p, t, "expected an instruction, found %s", found);
         }
         if (rc != 0) {
-            /* unwind the block scopes still open (the function's own
-             * scope is popped by the caller) */
-            while (depth-- > 0)
+            /* unwind the blocks still open (the function's own scope is
+             * popped by the caller) */
+            for (; p->block_depth > 0; p->block_depth--) {
+                ptx_scope_pop(&p->labels);
                 ptx_scope_pop(&p->names);
+            }
             return -1;
         }
     }
-    return ptx_finish_function(p);
+    return 0;
 }
 
 /* ------------------------------------------------------------- module */

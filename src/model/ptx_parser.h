@@ -75,6 +75,7 @@ typedef struct ptx_fixup {
     int32_t function;
     int32_t instr;
     int32_t operand;       /* label: operand index; call: unused */
+    int32_t depth;         /* label: the block it is looked up in next */
     size_t token;          /* the name's token */
 } ptx_fixup;
 
@@ -97,12 +98,13 @@ typedef struct ptx_parser {
     size_t functions_cap, symbols_cap, files_cap;
 
     ptx_scope names;       /* module, function and block scopes */
-    ptx_scope labels;      /* the current function's labels */
+    ptx_scope labels;      /* the current function's labels, by block */
     ptx_fixup *call_fixups;
     size_t ncall_fixups, call_fixups_cap;
 
     /* the function being parsed (fn < 0 at module scope) */
     int32_t fn;
+    int32_t block_depth;   /* 1 in the body's own block, more in `{ }` */
     size_t code_cap, regs_cap, call_params_cap;
     ptx_fixup *label_fixups;
     size_t nlabel_fixups, label_fixups_cap;
@@ -247,9 +249,11 @@ int ptx_parse_instruction(ptx_parser *p, int32_t guard, int guard_neg);
 
 /* -------------------------------------------- layout (ptx_layout.c) */
 
-/* Resolves the current function's label fixups and computes its local
- * frame. Called at the end of a function body. */
-int ptx_finish_function(ptx_parser *p);
+/* Resolves the label fixups waiting on the block at `depth`, which is
+ * closing: labels are scoped to their block (a branch may reach a label
+ * of its own or an enclosing block, before or after it). The unresolved
+ * ones move to the enclosing block; at depth 1 they are errors. */
+int ptx_close_block_labels(ptx_parser *p, int32_t depth);
 /* Resolves call targets, lays out shared memory and computes every
  * function's shared_static_bytes. Called at the end of the text. */
 int ptx_finish_module(ptx_parser *p);

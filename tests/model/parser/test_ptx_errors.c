@@ -94,6 +94,7 @@ static const error_case cases[] = {
     /* names and labels */
     {KERNEL "\tbra $L_nowhere;\n}\n", 7, "undefined label '$L_nowhere'"},
     {KERNEL "$L:\n\tret;\n$L:\n}\n", 9, "duplicate label '$L'"},
+    {KERNEL "\tbra INNER;\n\t{ INNER: ret; }\n}\n", 7, "undefined label 'INNER'"},
     {KERNEL "\t.reg .b32 %r1;\n}\n", 7, "duplicate declaration of '%r1'"},
     {KERNEL "\tcall.uni nope, ();\n}\n", 7, "call to undeclared function 'nope'"},
     {KERNEL "\tcall %rd1, ();\n}\n", 7, "indirect calls (through '%rd1') are not supported"},

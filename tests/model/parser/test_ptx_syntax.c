@@ -122,6 +122,7 @@ static void prototypes_forward_calls_and_externs(void **state)
         "  st.param.b32 [r], %x;\n"
         "  ret;\n"
         "}\n"
+        ".func (.param .b32 r) twice(.param .b32 a);\n"   /* again, after */
         ".weak .func later()\n{\n  ret.uni;\n}\n");
     assert_int_equal(m->nfunctions, 4);
     const ptx_function *vp = function(m, "vprintf");
@@ -133,7 +134,7 @@ static void prototypes_forward_calls_and_externs(void **state)
     assert_true(tw->has_body);
     assert_int_equal(tw->ncode, 4);
     assert_int_equal(tw->nparams, 1);
-    /* the definition's own params, not the prototype's */
+    /* the definition's own params, not either prototype's */
     assert_int_equal(tw->code[0].ops[1].sym, tw->params[0]);
     assert_int_equal(tw->code[2].ops[0].sym, tw->rets[0]);
     const ptx_function *k = function(m, "k");
@@ -187,6 +188,32 @@ static void nested_scopes_shadow_and_unwind(void **state)
     assert_int_equal(bra->guard_neg, 1);
     assert_int_equal(bra->ops[0].imm, 7);   /* a label at the very end: ncode */
     assert_int_equal(k->ncode, 7);
+    ptx_module_free(m);
+}
+
+/* Labels belong to their block, as ptxas scopes them: sibling blocks (two
+ * copies of one inline asm) may reuse a name; a branch reaches its own
+ * block's labels and its enclosing blocks', before or after it. */
+static void labels_are_block_scoped(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_ok(HEADER
+        ".entry k()\n{\n"
+        "  .reg .b32 %r; .reg .pred %p;\n"
+        "  { @%p bra L1; add.u32 %r, %r, 1; L1: }\n"          /* 0 1 */
+        "  { @%p bra L1; add.u32 %r, %r, 2; L1: bra OUT; }\n" /* 2 3 4 */
+        "  L1:\n"
+        "  { { bra L1; } }\n"                                  /* 5 */
+        "  mov.u32 %r, 0;\n"                                   /* 6 */
+        "OUT:\n"
+        "  ret;\n"                                             /* 7 */
+        "}\n");
+    const ptx_function *k = function(m, "k");
+    assert_int_equal(k->ncode, 8);
+    assert_int_equal(k->code[0].ops[0].imm, 2);   /* the first block's L1 */
+    assert_int_equal(k->code[2].ops[0].imm, 4);   /* the second block's L1 */
+    assert_int_equal(k->code[4].ops[0].imm, 7);   /* OUT, after the block */
+    assert_int_equal(k->code[5].ops[0].imm, 5);   /* the outer L1 */
     ptx_module_free(m);
 }
 
@@ -521,6 +548,7 @@ int main(void)
         cmocka_unit_test(empty_and_minimal_modules),
         cmocka_unit_test(prototypes_forward_calls_and_externs),
         cmocka_unit_test(nested_scopes_shadow_and_unwind),
+        cmocka_unit_test(labels_are_block_scoped),
         cmocka_unit_test(literals_in_every_form),
         cmocka_unit_test(addresses_in_every_form),
         cmocka_unit_test(initialisers_and_data_image),
