@@ -74,6 +74,10 @@ static int launch_check(const model_launch *l, model_result *r)
         return -1;
     }
     const ptx_function *f = &m->functions[l->function];
+    if (!f->has_body) {
+        launch_finding(r, MODEL_FIND_BAD_LAUNCH, "kernel %s has no body in this module", f->name);
+        return -1;
+    }
     uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
     if (threads == 0 || threads > EXEC_MAX_THREADS || l->block.z > 64) {
         launch_finding(r, MODEL_FIND_BAD_LAUNCH,

@@ -379,10 +379,15 @@ static uint64_t atom_value(const ptx_instr *ins, uint64_t old, uint64_t b, uint6
             memcpy(&u, &r, sizeof u);
             return isnan(r) ? 0x7FFFFFFFFFFFFFFFull : u;
         }
-        if (t == PTX_T_F16 || t == PTX_T_BF16) {
+        if (t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F16X2 || t == PTX_T_BF16X2) {
             int fmt = exec_fmt(t);
-            return exec_fp_from_double(exec_fp_to_double(old, fmt) + exec_fp_to_double(b, fmt),
-                                       fmt, EXEC_RND_RN);
+            uint64_t r = 0;
+            for (unsigned h = 0; h < es / 2; h++) {
+                uint64_t x = (old >> (16 * h)) & 0xFFFF, y = (b >> (16 * h)) & 0xFFFF;
+                r |= exec_fp_from_double(exec_fp_to_double(x, fmt) + exec_fp_to_double(y, fmt),
+                                         fmt, EXEC_RND_RN) << (16 * h);
+            }
+            return r;
         }
         return (old + b) & mk;
     case PTX_ATOM_MIN:
