@@ -372,10 +372,13 @@ static int alu_minmax(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
     uint64_t *d = exec_dst(x, w, &ins->ops[0]);
     const uint64_t *a = SRC(0), *b = SRC(1);
     uint64_t mk = exec_width_mask(bits / 8);
-    int mx = ins->op == PTX_OP_MAX;
+    int mx = ins->op == PTX_OP_MAX, relu = sgn && (ins->flags & PTX_F_RELU);
     EXEC_LANES(m, l, {
         int lt = sgn ? exec_sext(a[l], bits) < exec_sext(b[l], bits) : (a[l] & mk) < (b[l] & mk);
-        d[l] = ((mx ? !lt : lt) ? a[l] : b[l]) & mk;
+        uint64_t r = (mx ? !lt : lt) ? a[l] : b[l];
+        if (relu && exec_sext(r, bits) < 0)
+            r = 0;
+        d[l] = r & mk;
     });
     return 0;
 }

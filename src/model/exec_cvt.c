@@ -16,7 +16,8 @@
  *   rounds to an integral value; widening is exact.
  * - .ftz flushes f32 subnormal inputs and results; .sat on a float
  *   destination clamps to [0, 1] (NaN gives 0).
- * - cvt.rn.f16x2.f32 d, a, b packs (a in the upper half, b in the lower).
+ * - cvt.rn.f16x2.f32 d, a, b packs (a in the upper half, b in the lower);
+ *   .relu turns negative results into +0.
  */
 #include "exec_fp.h"
 #include "exec_internal.h"
@@ -46,12 +47,15 @@ static double float_in(uint64_t v, unsigned t, int ftz)
     return d;
 }
 
-/* Bits of float value v as type t in direction mode, with .sat/.ftz. */
+/* Bits of float value v as type t in direction mode, with .sat/.ftz
+ * (sat 2: .relu, negative values to +0). */
 static uint64_t float_out(double v, unsigned t, int mode, int sat, int ftz)
 {
     int fmt = exec_fmt(t);
-    if (sat)
+    if (sat == 1)
         v = isnan(v) ? 0.0 : v < 0 ? 0.0 : v > 1 ? 1.0 : v;
+    else if (sat == 2 && (v < 0 || (v == 0 && signbit(v))))
+        v = 0.0;                /* max(+0, v) with -0 < +0 */
     uint64_t bits = exec_fp_from_double(v, fmt, mode);
     if (ftz && fmt == EXEC_FMT_F32 && (bits & 0x7F800000u) == 0)
         bits &= 0x80000000u;
@@ -115,6 +119,8 @@ int exec_cvt(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
     unsigned dt = ins->type, st = ins->type2;
     int dfmt = exec_fmt(dt), sfmt = exec_fmt(st);
     int sat = (ins->flags & PTX_F_SAT) != 0, ftz = (ins->flags & PTX_F_FTZ) != 0;
+    if (ins->flags & PTX_F_RELU)
+        sat = 2;
     int mode = exec_rnd(ins->rnd);
     uint64_t *d = exec_dst(x, w, &ins->ops[0]);
     const uint64_t *a = SRC(0);

@@ -20,6 +20,7 @@
  *   -0.0 < +0.0.
  * - NaN results are the canonical NaN (0x7FFFFFFF for f32); neg and abs
  *   only change the sign bit, as on the GPU.
+ * - .relu (f16/bf16 fma, min, max) turns negative results into +0.
  */
 #include "exec_fp.h"
 #include "exec_internal.h"
@@ -395,7 +396,7 @@ static int float_f64(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_
 /* One half-precision operation on the values (exact in double), rounded
  * once to fmt. */
 static uint64_t half_op(unsigned op, int fmt, uint64_t a, uint64_t b, uint64_t c, int mode,
-                        int ftz, int sat, int nan_wins)
+                        int ftz, int sat, int nan_wins, int relu)
 {
     double da = exec_fp_to_double(a, fmt), db = exec_fp_to_double(b, fmt);
     double dc = exec_fp_to_double(c, fmt), r;
@@ -418,6 +419,8 @@ static uint64_t half_op(unsigned op, int fmt, uint64_t a, uint64_t b, uint64_t c
     }
     if (sat)
         r = isnan(r) ? 0.0 : r < 0 ? 0.0 : r > 1 ? 1.0 : r;
+    if (relu && (r < 0 || (r == 0 && signbit(r))))
+        r = 0.0;                /* max(+0, r) with -0 < +0 */
     uint64_t bits = exec_fp_from_double(r, fmt, mode);
     if (ftz && fmt == EXEC_FMT_F16 && (bits & 0x7C00) == 0)
         bits &= 0x8000;
@@ -438,7 +441,7 @@ static int float_half(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
     int pairs = ins->type == PTX_T_F16X2 || ins->type == PTX_T_BF16X2;
     int ftz = (ins->flags & PTX_F_FTZ) != 0, sat = (ins->flags & PTX_F_SAT) != 0;
     int mode = exec_rnd(ins->rnd);
-    int nan = (ins->flags & PTX_F_NAN) != 0;
+    int nan = (ins->flags & PTX_F_NAN) != 0, relu = (ins->flags & PTX_F_RELU) != 0;
     int nsrc = ins->nops - ins->ndst;
     uint64_t *d = exec_dst(x, w, &ins->ops[0]);
     const uint64_t *a = SRC(0);
@@ -446,10 +449,10 @@ static int float_half(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
     const uint64_t *c = nsrc > 2 ? SRC(2) : a;
     EXEC_LANES(m, l, {
         uint64_t r = half_op(op, fmt, a[l] & 0xFFFF, b[l] & 0xFFFF, c[l] & 0xFFFF, mode, ftz, sat,
-                             nan);
+                             nan, relu);
         if (pairs)
             r |= half_op(op, fmt, (a[l] >> 16) & 0xFFFF, (b[l] >> 16) & 0xFFFF,
-                         (c[l] >> 16) & 0xFFFF, mode, ftz, sat, nan) << 16;
+                         (c[l] >> 16) & 0xFFFF, mode, ftz, sat, nan, relu) << 16;
         d[l] = r;
     });
     return 0;

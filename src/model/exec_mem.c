@@ -22,7 +22,8 @@
  * is MODEL_FIND_MISALIGNED. A faulting lane does not access memory; the
  * error stops the launch after the instruction.
  *
- * Atomics (atom, red) are performed lane by lane in increasing lane order;
+ * Atomics (atom, red, their .v2/.v4 forms) are performed lane by lane in
+ * increasing lane order (a vector's elements in order);
  * atom.add.f32 flushes subnormal inputs and results to zero as PTX says,
  * f16/bf16 add (.noftz) does not.
  */
@@ -412,32 +413,62 @@ static uint64_t atom_value(const ptx_instr *ins, uint64_t old, uint64_t b, uint6
     }
 }
 
+/* The lane vector of element i of operand o (a VEC of n, or a scalar when
+ * n is 1); NULL for a sink. */
+static const uint64_t *vec_elem(exec_launch *x, exec_warp *w, const ptx_operand *o, unsigned i,
+                                uint64_t *tmp, uint32_t m)
+{
+    if (o->kind != PTX_OPND_VEC)
+        return exec_src(x, w, o, tmp, m);
+    if (o->vec_imm_mask >> i & 1) {
+        for (int l = 0; l < MODEL_WARP_SIZE; l++)
+            tmp[l] = (uint64_t)o->vec_imm[i];
+        return tmp;
+    }
+    return o->vec[i] >= 0 ? w->R + (size_t)o->vec[i] * MODEL_WARP_SIZE : NULL;
+}
+
 static int mem_atom(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     int red = ins->op == PTX_OP_RED;
-    unsigned es = elem_size(ins);
+    unsigned es = elem_size(ins), n = ins->vec > 1 ? ins->vec : 1;
     int ai = red ? 0 : 1;                  /* address operand */
-    if (es == 0 || es > 8 || ins->vec > 1 || ins->nops < ai + 2)
+    if (es == 0 || es > 8 || n > 4 || ins->nops < ai + 2)
         return -1;
-    const uint64_t *b = exec_src(x, w, &ins->ops[ai + 1], x->tmp[0], m);
-    const uint64_t *c = ins->nops > ai + 2 ? exec_src(x, w, &ins->ops[ai + 2], x->tmp[1], m) : b;
+    const uint64_t *b[4], *c = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        b[i] = vec_elem(x, w, &ins->ops[ai + 1], i, x->tmp[i], m);
+        if (b[i] == NULL)
+            return -1;
+    }
+    if (ins->nops > ai + 2)
+        c = exec_src(x, w, &ins->ops[ai + 2], x->tmp[4], m);
     lane_ref refs[MODEL_WARP_SIZE];
-    uint32_t ok = resolve_lanes(x, w, ins, &ins->ops[ai], m, es, refs);
+    uint32_t ok = resolve_lanes(x, w, ins, &ins->ops[ai], m, es * n, refs);
     if (x->nobs && ok)
-        report_access(x, refs, ok, MODEL_ATOMIC, es, es);
-    uint64_t *d = red ? NULL : exec_dst(x, w, &ins->ops[0]);
-    unsigned rw = d ? exec_reg_width(x, w, ins->ops[0].reg) : 8;
+        report_access(x, refs, ok, MODEL_ATOMIC, es * n, es);
+    const ptx_operand *dop = &ins->ops[0];
     int bad = 0;
+    /* lane by lane, in lane order; a vector lane's elements in order */
     EXEC_LANES(ok, l, {
-        uint64_t old = 0;
-        memcpy(&old, refs[l].host, es);
-        uint64_t nv = atom_value(ins, old, b[l], c[l], es, &bad);
-        memcpy(refs[l].host, &nv, es);
-        mark_written(&refs[l], es);
-        if (d)
-            d[l] = exec_type_signed(ins->type) && es < 8
-                       ? (uint64_t)exec_sext(old, es * 8) & exec_width_mask(rw < es ? es : rw)
-                       : old;
+        for (unsigned i = 0; i < n; i++) {
+            uint8_t *p = refs[l].host + (size_t)es * i;
+            uint64_t old = 0;
+            memcpy(&old, p, es);
+            uint64_t nv = atom_value(ins, old, b[i][l], c ? c[l] : 0, es, &bad);
+            memcpy(p, &nv, es);
+            if (red)
+                continue;
+            int reg = dop->kind == PTX_OPND_VEC ? dop->vec[i] : dop->reg;
+            if (reg < 0)
+                continue;
+            unsigned rw = exec_reg_width(x, w, reg);
+            w->R[(size_t)reg * MODEL_WARP_SIZE + l] =
+                exec_type_signed(ins->type) && es < 8
+                    ? (uint64_t)exec_sext(old, es * 8) & exec_width_mask(rw < es ? es : rw)
+                    : old;
+        }
+        mark_written(&refs[l], es * n);
     });
     return bad ? -1 : 0;
 }

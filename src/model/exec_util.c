@@ -14,7 +14,8 @@
  * Special registers: %smid is 0 and %nsmid 1 (one SM runs the blocks one
  * after another); %warpid is the warp's index in its block and %nwarpid
  * the block's warp count; %clock, %clock64 and %globaltimer count the warp
- * instructions the launch has issued so far (deterministic); a launch is
+ * instructions the launch has issued so far (deterministic; %clock_hi and
+ * %globaltimer_lo/hi are its halves); %envregN are 0; a launch is
  * one cluster-less grid (%cluster_ctaid 0, %cluster_nctaid 1, %clusterid
  * = %ctaid).
  */
@@ -61,6 +62,9 @@ static uint64_t sreg_value(const exec_launch *x, const exec_warp *w, const ptx_o
     case PTX_SREG_CLUSTER_CTARANK: return 0;
     case PTX_SREG_CLUSTER_NCTARANK: return 1;
     case PTX_SREG_IS_EXPLICIT_CLUSTER: return 0;
+    case PTX_SREG_ENVREG: return 0;
+    case PTX_SREG_CLOCK_HI: case PTX_SREG_GLOBALTIMER_HI: return x->steps >> 32;
+    case PTX_SREG_GLOBALTIMER_LO: return x->steps & 0xFFFFFFFFu;
     default: return 0;
     }
 }
