@@ -36,6 +36,7 @@ typedef struct init_values {
     size_t count, cap;
 } init_values;
 
+/* 1 when t is a word starting with '.' (a directive or declaration word). */
 static int is_directive(const ptx_parser *p, const ptx_token *t)
 {
     return t->kind == PTX_TOK_WORD && t->len > 1 && ptx_text(p, t)[0] == '.';
@@ -261,6 +262,7 @@ static int build_init(ptx_parser *p, const ptx_token *at, ptx_symbol *s,
     return 0;
 }
 
+/* v rounded up to a multiple of align (align > 0). */
 static uint64_t align_up(uint64_t v, uint64_t align)
 {
     return (v + align - 1) / align * align;

@@ -252,6 +252,7 @@ typedef struct decode {
 #define WORD_FMT "'%.*s'"
 #define WORD_ARGS(p, d) ptx_show_len((d)->word), ptx_text((p), (d)->word)
 
+/* 1 when s[0..n) spells word exactly. */
 static int same(const char *s, size_t n, const char *word)
 {
     return strlen(word) == n && memcmp(s, word, n) == 0;

@@ -97,6 +97,7 @@ typedef struct call_graph {
     int32_t *stack;              /* scratch, one per function */
 } call_graph;
 
+/* Frees the graph's arrays. Can't fail. */
 static void graph_free(call_graph *g)
 {
     free(g->shared_of_symbol);
@@ -118,6 +119,9 @@ static int push_int(int32_t **array, size_t *count, size_t *cap, int32_t v)
     return 0;
 }
 
+/* Builds the shared-variable ordinals, each function's shared references
+ * and callees. Returns 0, or -1 when out of memory (g may be half built:
+ * graph_free it). */
 static int graph_build(const ptx_module *m, call_graph *g)
 {
     memset(g, 0, sizeof *g);
@@ -201,6 +205,7 @@ static int reachable(call_graph *g, int root, int32_t mark)
     return top;
 }
 
+/* v rounded up to a multiple of align (align > 0). */
 static uint64_t align_up(uint64_t v, uint64_t align)
 {
     return (v + align - 1) / align * align;

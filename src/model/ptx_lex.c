@@ -49,6 +49,7 @@ static char peek_at(const lexer *lx, size_t i)
     return i < lx->len ? lx->text[i] : '\0';
 }
 
+/* 1-based column of `offset` on the current line (saturating). */
 static uint32_t column_of(const lexer *lx, size_t offset)
 {
     size_t col = offset - lx->line_start + 1;
@@ -180,6 +181,7 @@ static size_t scan_string(const lexer *lx, size_t i)
     return 0;
 }
 
+/* 1 for the punctuation characters PTX uses. */
 static int is_punct(char c)
 {
     return c != '\0' && strchr(";,{}[]()<>+-|!@=:", c) != NULL;

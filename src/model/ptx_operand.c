@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The value of a hex digit, -1 for other characters. */
 static int hex_value(char c)
 {
     if (c >= '0' && c <= '9')
@@ -144,6 +145,7 @@ int ptx_parse_int(ptx_parser *p, int64_t *value, const char *context)
     return 0;
 }
 
+/* IEEE bit patterns to and from float and double. */
 static uint64_t f32_bits(float f)
 {
     uint32_t u;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 1 when t is a word starting with '.' (a directive). */
 static int is_directive(const ptx_parser *p, const ptx_token *t)
 {
     return t->kind == PTX_TOK_WORD && t->len > 1 && ptx_text(p, t)[0] == '.';
@@ -75,6 +76,7 @@ static int parse_target(ptx_parser *p)
     }
 }
 
+/* `.address_size 32|64` */
 static int parse_address_size(ptx_parser *p)
 {
     const ptx_token *t = ptx_peek(p, 0);
