@@ -11,6 +11,7 @@
 #include "fp_reference.h"
 
 #include <fenv.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -188,11 +189,109 @@ static void test_vector_atomics(void **state)
     xf_free(&fx);
 }
 
+// ----------------------------------------------------------------------------
+// set, slct, fns, f64, f16x2 packing, 16- and 64-bit integers
+
+#define MORE_COLS 24
+
+static uint32_t fns_ref(uint32_t mask, uint32_t base, int offset)
+{
+    if (offset == 0)
+        return (mask >> base & 1) ? base : 0xFFFFFFFFu;
+    int count = (offset > 0 ? offset : -offset) - 1;
+    for (int pos = (int)base; pos >= 0 && pos < 32; pos += offset > 0 ? 1 : -1)
+        if (mask >> pos & 1) {
+            if (count == 0)
+                return (uint32_t)pos;
+            count--;
+        }
+    return 0xFFFFFFFFu;
+}
+
+static void more_reference(uint32_t x, uint32_t y, unsigned i, uint32_t *o)
+{
+    float fx = as_float(x), fy = as_float(y);
+    double dx = (double)(int32_t)x * 0.25, dy = (double)(int32_t)y;
+    uint64_t lx = ((uint64_t)x << 32) | y;
+    o[0] = (int32_t)x < (int32_t)y ? 0xFFFFFFFFu : 0;
+    o[1] = (isnan(fx) || isnan(fy) || fx > fy) ? 0x3F800000u : 0;
+    o[2] = fx >= 0 ? x : y;
+    o[3] = (int32_t)y >= 0 ? x : y;
+    o[4] = fns_ref(x, i & 31, (int)(i % 5) - 2);
+    float sq = sqrtf(fabsf(fx));
+    o[5] = isnan(sq) ? 0x7FFFFFFFu : ref_bits(sq);
+    uint64_t sd = double_bits(sqrt(fabs(dx)));
+    o[6] = (uint32_t)(sd >> 32);
+    o[7] = (uint32_t)sd;
+    o[8] = (uint32_t)(double_bits(i == 3 ? dy : (dx < dy ? dx : dy)) >> 32);
+    o[9] = (uint32_t)(double_bits(i == 4 ? 0.0 : (dx > dy ? dx : dy)) >> 32);
+    uint32_t hx = isnan(fx) ? 0x7FFF : ref_half(fx, 0, REF_RN);
+    uint32_t hy = isnan(fy) ? 0x7FFF : ref_half(fy, 0, REF_RN);
+    o[10] = hx << 16 | hy;
+    double h = ref_half_value(x & 0xFFFF, 0);
+    o[11] = isnan(h) ? 0x7FFFFFFFu : ref_bits((float)h);
+    o[12] = (x & 0xFFFF) * (y & 0xFFFF);
+    o[13] = ((x & 0xFFFF) * (y & 0xFFFF)) & 0xFFFF;
+    unsigned n = i * 5;
+    uint64_t shl = n >= 64 ? 0 : lx << n;
+    int64_t shr = (int64_t)lx >> (n >= 64 ? 63 : n);
+    o[14] = (uint32_t)shl;
+    o[15] = (uint32_t)(shl >> 32);
+    o[16] = (uint32_t)shr;
+    o[17] = (uint32_t)((uint64_t)shr >> 32);
+    int16_t s16 = (int16_t)(x & 0xFFFF);
+    o[18] = s16 == INT16_MIN ? 0x8000u : (uint32_t)(uint16_t)(s16 < 0 ? -s16 : s16);
+    o[19] = x;
+    int64_t num = (int64_t)lx, den = i == 6 ? -1 : (int64_t)(y % 7);
+    int64_t quo = den == 0 ? -1 : (num == INT64_MIN && den == -1) ? INT64_MIN : num / den;
+    int64_t rem = den == 0 ? num : (num == INT64_MIN && den == -1) ? 0 : num % den;
+    o[20] = (uint32_t)quo;
+    o[21] = (uint32_t)((uint64_t)quo >> 32);
+    o[22] = (uint32_t)rem;
+    o[23] = (uint32_t)((uint64_t)rem >> 32);
+}
+
+static void test_misc_more(void **state)
+{
+    (void)state;
+    static const uint32_t pairs[][2] = {
+        {0x12345678u, 0x9ABCDEF0u}, {0x3F800000u, 0x40000000u}, {0xBF800000u, 0x80000000u},
+        {0x7FC00000u, 0x3F000000u}, {0x80000000u, 0x00000000u}, {0xFFFF8000u, 14u},
+        {0x80000000u, 0u}, {0x41200000u, 0x477FF000u}, {0x00000003u, 0xFFFFFFFDu},
+        {0x3C005555u, 0x0000AAAAu}, {0xC2C80000u, 7u}, {0x7F800000u, 0xFF800000u},
+    };
+    enum { N = sizeof pairs / sizeof pairs[0] };
+    uint32_t a[N], b[N], *out;
+    for (int i = 0; i < N; i++) {
+        a[i] = pairs[i][0];
+        b[i] = pairs[i][1];
+    }
+    exec_fixture fx;
+    xf_load(&fx, "misc.ptx");
+    xf_kernel(&fx, "misc_more");
+    xf_param(&fx, 0, xf_buffer(&fx, "a", sizeof a, a, NULL));
+    xf_param(&fx, 1, xf_buffer(&fx, "b", sizeof b, b, NULL));
+    xf_param(&fx, 2, xf_buffer(&fx, "out", N * MORE_COLS * 4, NULL, (void **)&out));
+    assert_int_equal(xf_run(&fx, 1, 1, 1, N, 1, 1), 0);
+    if (fx.result.findings.count)
+        fail_msg("%s", fx.result.findings.items[0].message);
+    for (int i = 0; i < N; i++) {
+        uint32_t want[MORE_COLS];
+        more_reference(a[i], b[i], (unsigned)i, want);
+        for (int c = 0; c < MORE_COLS; c++)
+            if (out[i * MORE_COLS + c] != want[c])
+                fail_msg("misc_more(0x%08x, 0x%08x) row %d column %d: got 0x%08x, want 0x%08x",
+                         a[i], b[i], i, c, out[i * MORE_COLS + c], want[c]);
+    }
+    xf_free(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_misc_ops),
         cmocka_unit_test(test_vector_atomics),
+        cmocka_unit_test(test_misc_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
