@@ -247,8 +247,11 @@ static int build_init(ptx_parser *p, const ptx_token *at, ptx_symbol *s,
                       const init_values *vals)
 {
     unsigned width = ptx_type_size((ptx_type)s->type);
-    if (s->size > PTX_MAX_INIT_BYTES)
-        return ptx_fail(p, at, "initialised variable '%s' too large", s->name);
+    if (s->size > PTX_MAX_INIT_BYTES - p->init_bytes)
+        return ptx_fail(p, at, "initialised variable '%s' too large (%llu bytes of "
+                        "initialised data at most)", s->name,
+                        (unsigned long long)PTX_MAX_INIT_BYTES);
+    p->init_bytes += s->size;
     if ((uint64_t)vals->count * width > s->size)
         return ptx_fail(p, at, "%zu initialiser values for '%s', which holds %llu",
                         vals->count, s->name,
@@ -404,7 +407,8 @@ int ptx_parse_param(ptx_parser *p, int32_t function, int32_t *symbol)
 static int declare_range(ptx_parser *p, const ptx_token *name, ptx_type type,
                          int64_t count)
 {
-    if (count < 0 || count > PTX_MAX_REGISTERS - ptx_current(p)->nregs)
+    if (count < 0 || count > PTX_MAX_REGISTERS - ptx_current(p)->nregs ||
+        (uint64_t)count > PTX_MAX_MODULE_REGISTERS - p->module_registers)
         return ptx_fail(p, name, "register range <%lld> too large", (long long)count);
     for (int64_t i = 0; i < count; i++) {
         size_t size = name->len + 21;

@@ -92,11 +92,13 @@ int ptx_add_register(ptx_parser *p, const ptx_token *at, char *name,
                      size_t len, ptx_type type)
 {
     ptx_function *fn = ptx_current(p);
-    if (fn->nregs >= PTX_MAX_REGISTERS) {
+    if (fn->nregs >= PTX_MAX_REGISTERS ||
+        p->module_registers >= PTX_MAX_MODULE_REGISTERS) {
         free(name);
-        return ptx_fail(p, at, "more than %d registers in one function",
-                        PTX_MAX_REGISTERS);
+        return ptx_fail(p, at, "more than %d registers in one function or %d in "
+                        "the module", PTX_MAX_REGISTERS, PTX_MAX_MODULE_REGISTERS);
     }
+    p->module_registers++;
     if (ptx_grow((void **)&fn->regs, &p->regs_cap, (size_t)fn->nregs + 1,
                  sizeof *fn->regs) != 0) {
         free(name);

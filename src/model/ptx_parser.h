@@ -24,8 +24,9 @@
 
 /* Limits that keep hostile input from exhausting memory. */
 #define PTX_MAX_REGISTERS (1 << 20)        /* per function */
+#define PTX_MAX_MODULE_REGISTERS (1 << 22) /* all functions together */
 #define PTX_MAX_OBJECT_BYTES ((uint64_t)1 << 40)
-#define PTX_MAX_INIT_BYTES ((uint64_t)1 << 28)
+#define PTX_MAX_INIT_BYTES ((uint64_t)1 << 28) /* initialised data, all told */
 #define PTX_MAX_FILES 65535
 #define PTX_MAX_NESTING 256                /* `{ }` blocks in a function */
 
@@ -96,6 +97,8 @@ typedef struct ptx_parser {
     ptx_error *err;
     ptx_module *m;
     size_t functions_cap, symbols_cap, files_cap;
+    uint64_t module_registers;   /* registers declared so far, all functions */
+    uint64_t init_bytes;         /* initialised data allocated so far */
 
     ptx_scope names;       /* module, function and block scopes */
     ptx_scope labels;      /* the current function's labels, by block */
