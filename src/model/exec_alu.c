@@ -202,6 +202,27 @@ static int alu_mov(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t 
 // ----------------------------------------------------------------------------
 // compare and select
 
+/* res[l] = a[l] OP b[l] for lanes m, the operands converted by CONV. */
+#define CMP_LANES(CONV, OP) EXEC_LANES(m, l, res[l] = (uint64_t)(CONV(a[l]) OP CONV(b[l]));)
+#define AS_S32(v) ((int32_t)(uint32_t)(v))
+#define AS_U32(v) ((uint32_t)(v))
+#define AS_S64(v) ((int64_t)(v))
+#define AS_U64(v) ((uint64_t)(v))
+#define CMP_ALL(SCONV, UCONV)                                           \
+    switch (ins->cmp) {                                                 \
+    case PTX_CMP_EQ: CMP_LANES(UCONV, ==); break;                       \
+    case PTX_CMP_NE: CMP_LANES(UCONV, !=); break;                       \
+    case PTX_CMP_LT: CMP_LANES(SCONV, <); break;                        \
+    case PTX_CMP_LE: CMP_LANES(SCONV, <=); break;                       \
+    case PTX_CMP_GT: CMP_LANES(SCONV, >); break;                        \
+    case PTX_CMP_GE: CMP_LANES(SCONV, >=); break;                       \
+    case PTX_CMP_LO: CMP_LANES(UCONV, <); break;                        \
+    case PTX_CMP_LS: CMP_LANES(UCONV, <=); break;                       \
+    case PTX_CMP_HI: CMP_LANES(UCONV, >); break;                        \
+    case PTX_CMP_HS: CMP_LANES(UCONV, >=); break;                       \
+    default: return -1;                                                 \
+    }
+
 static int alu_setp(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     unsigned t = ins->type2 ? ins->type2 : ins->type;
@@ -212,15 +233,25 @@ static int alu_setp(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
     const uint64_t *a = SRC(0), *b = SRC(1);
     const uint64_t *c = ins->boolop != PTX_BOOL_NONE ? SRC(2) : NULL;
     uint64_t *res = x->tmp[PTX_MAX_OPERANDS];
-    int bad = 0;
-    EXEC_LANES(m, l, {
-        int v = int_cmp(ins->cmp, a[l], b[l], bits, sgn);
-        if (v < 0)
-            bad = 1;
-        res[l] = (uint64_t)(v > 0);
-    });
-    if (bad)
-        return -1;
+    if (bits == 32 && sgn) {
+        CMP_ALL(AS_S32, AS_U32)
+    } else if (bits == 32) {
+        CMP_ALL(AS_U32, AS_U32)
+    } else if (bits == 64 && sgn) {
+        CMP_ALL(AS_S64, AS_U64)
+    } else if (bits == 64) {
+        CMP_ALL(AS_U64, AS_U64)
+    } else {
+        int bad = 0;
+        EXEC_LANES(m, l, {
+            int v = int_cmp(ins->cmp, a[l], b[l], bits, sgn);
+            if (v < 0)
+                bad = 1;
+            res[l] = (uint64_t)(v > 0);
+        });
+        if (bad)
+            return -1;
+    }
     if (ins->op == PTX_OP_SETP) {
         uint64_t *p = exec_dst(x, w, &ins->ops[0]);
         uint64_t *q = ins->ndst > 1 ? exec_dst(x, w, &ins->ops[1]) : NULL;
@@ -357,6 +388,20 @@ static int alu_mul(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t 
             if (r < INT32_MIN) r = INT32_MIN;
             d[l] = (uint64_t)r & mk;
         });
+        return 0;
+    }
+    if (!c && (fl & PTX_F_WIDE) && bits == 32) {     /* mul.wide: address arithmetic */
+        if (sgn)
+            EXEC_LANES(m, l, d[l] = (uint64_t)((int64_t)AS_S32(a[l]) * AS_S32(b[l])););
+        else
+            EXEC_LANES(m, l, d[l] = (uint64_t)AS_U32(a[l]) * AS_U32(b[l]););
+        return 0;
+    }
+    if (!(fl & (PTX_F_WIDE | PTX_F_HI))) {            /* .lo */
+        if (c)
+            EXEC_LANES(m, l, d[l] = (a[l] * b[l] + c[l]) & mk;);
+        else
+            EXEC_LANES(m, l, d[l] = (a[l] * b[l]) & mk;);
         return 0;
     }
     if (c)

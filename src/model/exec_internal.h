@@ -62,6 +62,14 @@
         }                                                                \
     } while (0)
 
+/* Set bits of v (SWAR: no libgcc call without -mpopcnt). */
+static inline uint32_t exec_popc32(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 /* --------------------------------------------------------------- keys */
 
 static inline uint64_t exec_key(uint32_t depth, uint32_t fn, uint32_t pc)

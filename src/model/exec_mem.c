@@ -207,6 +207,7 @@ static uint32_t resolve_lanes(exec_launch *x, exec_warp *w, const ptx_instr *ins
     const uint64_t *base = NULL;
     if (o->reg >= 0 && (o->kind == PTX_OPND_ADDR || o->kind == PTX_OPND_REG))
         base = w->R + (size_t)o->reg * MODEL_WARP_SIZE;
+    int globalish = ins->space == PTX_S_GLOBAL || ins->space == PTX_S_GENERIC;
     EXEC_LANES(m, l, {
         uint64_t a;
         if (base != NULL)
@@ -220,6 +221,17 @@ static uint32_t resolve_lanes(exec_launch *x, exec_warp *w, const ptx_instr *ins
             exec_report(x, w, ins, l, MODEL_FIND_MISALIGNED, MODEL_ERROR, a,
                         "%s at address 0x%llx is not a multiple of its %u-byte size",
                         exec_ins_text(ins, t, sizeof t), (unsigned long long)a, size);
+            continue;
+        }
+        model_buffer *bf = x->last_buf;
+        if (globalish && bf != NULL && a < EXEC_PARAM_BASE && a >= bf->addr &&
+            a - bf->addr <= bf->bytes && size <= bf->bytes - (a - bf->addr)) {
+            /* the common case: the buffer the last access hit */
+            refs[l].host = bf->data + (a - bf->addr);
+            refs[l].buf = bf;
+            refs[l].off = a;
+            refs[l].space = PTX_S_GLOBAL;
+            ok |= 1u << l;
             continue;
         }
         if (resolve(x, w, ins, l, ins->space, a, size, base == NULL ? sym : -1, off, &refs[l]) == 0)

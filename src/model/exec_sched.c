@@ -193,7 +193,7 @@ static void sched_bar(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
     }
     if (count != 0)
         b->expect[id] = count;
-    b->arrived[id] += (uint32_t)__builtin_popcount(m);
+    b->arrived[id] += exec_popc32(m);
     if (x->nobs)
         b->last[id] = x->ev;
     if (ins->sub == PTX_BAR_ARRIVE) {
@@ -232,7 +232,7 @@ static void sched_exit(exec_launch *x, exec_warp *w, uint32_t gone)
     }
     w->exited |= gone;
     w->cur &= ~gone;
-    b->live -= (uint32_t)__builtin_popcount(gone);
+    b->live -= exec_popc32(gone);
     for (int i = 0; i < x->nobs; i++)
         if (x->obs[i].lanes_exit)
             x->obs[i].lanes_exit(x->obs[i].ctx, &x->ev, gone);
@@ -413,7 +413,7 @@ static void exec_step(exec_launch *x, exec_warp *w)
     uint32_t active = w->cur;
     uint32_t m = guard_mask(w, ins, active);
     x->steps++;
-    x->thread_steps += (uint64_t)__builtin_popcount(active);
+    x->thread_steps += exec_popc32(active);
     if (w->bar_wait && w->cur_key >= w->bar_key && ins->op != PTX_OP_BRA &&
         ins->op != PTX_OP_RET && ins->op != PTX_OP_EXIT)
         w->passed |= active;
