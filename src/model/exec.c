@@ -349,6 +349,12 @@ static int launch_setup(exec_launch *x)
                        (unsigned long long)x->fns[x->entry_index].stack, EXEC_MAX_DEPTH - 1);
         return 1;
     }
+    if (m->address_size == 32) {
+        launch_finding(x->result, MODEL_FIND_UNSUPPORTED,
+                       "the module has 32-bit addresses (.address_size 32): the model runs "
+                       "64-bit PTX only");
+        return 1;
+    }
     x->local_stack = x->fns[x->entry_index].stack;
     if (layout_tparams(x) != 0)
         return -1;

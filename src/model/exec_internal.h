@@ -1,8 +1,10 @@
 /* exec_internal.h - the interpreter's state, shared by its files:
- * exec.c (launch, blocks, scheduling, control flow, barriers), exec_alu.c
- * (integer, logic, compare, mov), exec_float.c (float arithmetic),
- * exec_cvt.c (cvt), exec_fp.c (float formats and rounding), exec_mem.c
- * (ld/st/atom/red/cvta), exec_warp.c (shfl/vote/match/redux/bar.warp).
+ * exec.c (model_run: launch checks, layout, block loop), exec_sched.c
+ * (scheduling, control flow, barriers), exec_util.c (operands, special
+ * registers, events, findings), exec_alu.c (integer, logic, compare, mov),
+ * exec_float.c (float arithmetic), exec_cvt.c (cvt), exec_fp.c (float
+ * formats and rounding), exec_mem.c (ld/st/atom/red/cvta), exec_warp.c
+ * (shfl/vote/match/redux/bar.warp). docs/interpreter.md is the overview.
  *
  * defines: exec_launch, exec_block, exec_warp, exec_fn, EXEC_LANES,
  *          exec_key/exec_key_*, exec_src, exec_dst, exec_report,

@@ -440,12 +440,29 @@ static const uint64_t *vec_elem(exec_launch *x, exec_warp *w, const ptx_operand 
     return o->vec[i] >= 0 ? w->R + (size_t)o->vec[i] * MODEL_WARP_SIZE : NULL;
 }
 
+/* 1 when the model knows atomic operation ins->sub on ins->type. */
+static int atom_supported(const ptx_instr *ins)
+{
+    int fl = exec_type_float(ins->type);
+    switch (ins->sub) {
+    case PTX_ATOM_ADD:
+    case PTX_ATOM_EXCH:
+    case PTX_ATOM_CAS:
+        return 1;
+    case PTX_ATOM_MIN: case PTX_ATOM_MAX: case PTX_ATOM_INC: case PTX_ATOM_DEC:
+    case PTX_ATOM_AND: case PTX_ATOM_OR: case PTX_ATOM_XOR:
+        return !fl;
+    default:
+        return 0;
+    }
+}
+
 static int mem_atom(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     int red = ins->op == PTX_OP_RED;
     unsigned es = elem_size(ins), n = ins->vec > 1 ? ins->vec : 1;
     int ai = red ? 0 : 1;                  /* address operand */
-    if (es == 0 || es > 8 || n > 4 || ins->nops < ai + 2)
+    if (es == 0 || es > 8 || n > 4 || ins->nops < ai + 2 || !atom_supported(ins))
         return -1;
     const uint64_t *b[4], *c = NULL;
     for (unsigned i = 0; i < n; i++) {
