@@ -234,6 +234,7 @@ static int block_alloc(exec_launch *x)
     return 0;
 }
 
+/* Frees what block_alloc made (any part may be missing). */
 static void block_free(exec_launch *x)
 {
     exec_block *b = &x->block;

@@ -65,6 +65,8 @@ static inline uint64_t mul24(uint64_t a, uint64_t b, int sgn, uint32_t flags)
     return (flags & PTX_F_HI) ? (uint64_t)p >> 16 : (uint64_t)p;
 }
 
+/* div/rem of type width `bits`, with PTX's results for a zero divisor
+ * (all ones; rem: the dividend) and for INT_MIN / -1 (INT_MIN; rem: 0). */
 static inline uint64_t int_div(uint64_t a, uint64_t b, unsigned bits, int sgn, int rem)
 {
     uint64_t mk = exec_width_mask(bits / 8);
@@ -132,6 +134,8 @@ static inline uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, unsigned mode)
     return d;
 }
 
+/* fns: the position of the offset-th set bit of mask from base (offset
+ * > 0 upwards, < 0 downwards, 0: base itself), 0xFFFFFFFF when none. */
 static inline uint32_t fns(uint32_t mask, uint32_t base, int32_t offset)
 {
     if (offset == 0)
@@ -223,6 +227,7 @@ static int alu_mov(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t 
     default: return -1;                                                 \
     }
 
+/* Integer setp (p[|q]) and set, with .and/.or/.xor combining. */
 static int alu_setp(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     unsigned t = ins->type2 ? ins->type2 : ins->type;
@@ -285,6 +290,7 @@ static int alu_setp(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
     return 0;
 }
 
+/* selp (predicate picks a or b) and slct (the sign of c picks). */
 static int alu_select(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     uint64_t *d = exec_dst(x, w, &ins->ops[0]);
@@ -365,6 +371,7 @@ static int alu_addsub(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
     return 0;
 }
 
+/* mul/mad (.lo/.hi/.wide, mad.hi.sat.s32) and mul24/mad24. */
 static int alu_mul(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m,
                    unsigned bits, int sgn)
 {
@@ -411,6 +418,7 @@ static int alu_mul(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t 
     return 0;
 }
 
+/* Integer min/max (signed or unsigned by type; .relu clamps at 0). */
 static int alu_minmax(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m,
                       unsigned bits, int sgn)
 {
@@ -428,6 +436,7 @@ static int alu_minmax(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
     return 0;
 }
 
+/* shl/shr: amounts of the width or more give 0 (shr.s: the sign). */
 static int alu_shift(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m,
                      unsigned bits, int sgn)
 {

@@ -30,6 +30,7 @@
 
 #define SRC(i) exec_src(x, w, &ins->ops[ins->ndst + (i)], x->tmp[i], m)
 
+/* The f32 held in the low bits of a register value. */
 static inline float as_f32(uint64_t v)
 {
     uint32_t u = (uint32_t)v;
@@ -38,6 +39,7 @@ static inline float as_f32(uint64_t v)
     return f;
 }
 
+/* The f64 held in a register value. */
 static inline double as_f64(uint64_t v)
 {
     double d;
@@ -55,6 +57,7 @@ static inline uint64_t of_f32(float f)
     return u;
 }
 
+/* Bits of d, NaN made canonical. */
 static inline uint64_t of_f64(double d)
 {
     uint64_t u;
@@ -236,6 +239,7 @@ static inline uint64_t f32_out(float f, int ftz, int sat)
     return of_f32(f);
 }
 
+/* f32 arithmetic, one rounding per instruction. */
 static int float_f32(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     uint64_t *d = exec_dst(x, w, &ins->ops[0]);
@@ -427,6 +431,7 @@ static uint64_t half_op(unsigned op, int fmt, uint64_t a, uint64_t b, uint64_t c
     return bits;
 }
 
+/* f16/bf16 and their x2 pairs, half by half. */
 static int float_half(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     unsigned op = ins->op;

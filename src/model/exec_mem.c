@@ -268,6 +268,7 @@ static void report_access(exec_launch *x, const lane_ref *refs, uint32_t ok, uns
     }
 }
 
+/* Marks a global access's bytes written in its buffer's init shadow. */
 static inline void mark_written(const lane_ref *r, unsigned size)
 {
     if (r->buf != NULL && r->buf->init != NULL)
@@ -283,6 +284,7 @@ static unsigned elem_size(const ptx_instr *ins)
     return ins->type == PTX_T_PRED ? 1 : ptx_type_size((ptx_type)ins->type);
 }
 
+/* ld/ldu: narrow signed types sign-extend to the register's width. */
 static int mem_ld(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     unsigned es = elem_size(ins), n = ins->vec > 1 ? ins->vec : 1, size = es * n;
@@ -320,6 +322,7 @@ static int mem_ld(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m
     return 0;
 }
 
+/* st of a register, an immediate or a vector of them. */
 static int mem_st(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     unsigned es = elem_size(ins), n = ins->vec > 1 ? ins->vec : 1, size = es * n;
@@ -457,6 +460,7 @@ static int atom_supported(const ptx_instr *ins)
     }
 }
 
+/* atom/red (and their vector forms), lane by lane in lane order. */
 static int mem_atom(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     int red = ins->op == PTX_OP_RED;

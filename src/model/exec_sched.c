@@ -264,6 +264,7 @@ static void tparam_copy(exec_launch *x, exec_warp *w, int from, int to, uint32_t
     });
 }
 
+/* call by lanes m: params copied in, frames pushed, the callee runs. */
 static void sched_call(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
     const ptx_module *mod = x->module;
@@ -393,6 +394,7 @@ static inline uint32_t guard_mask(const exec_warp *w, const ptx_instr *ins, uint
     return ins->guard_neg ? active & ~gm : gm;
 }
 
+/* Reports an instruction form the model cannot run. */
 static void report_unsupported(exec_launch *x, exec_warp *w, const ptx_instr *ins)
 {
     char t[64];

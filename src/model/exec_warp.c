@@ -138,6 +138,7 @@ static void op_shfl(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
     });
 }
 
+/* vote.sync all/any/uni/ballot over each lane's mask. */
 static void op_vote(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t e,
                     const uint64_t *mv)
 {
@@ -156,6 +157,7 @@ static void op_vote(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
     });
 }
 
+/* match.sync any/all over each lane's mask. */
 static void op_match(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t e,
                      const uint64_t *mv)
 {
