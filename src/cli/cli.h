@@ -1,6 +1,6 @@
 /* cli.h - the `cured` command line: one function per subcommand.
  *
- * defines: cli_command, cli_commands, cli_fail, cmd_list, cmd_version,
+ * defines: cli_command, cli_commands, cli_fail, cmd_tour, cmd_list, cmd_version,
  *          cmd_model, cmd_bench (CUDA builds only)
  *
  * Every subcommand gets argv starting at its own name (getopt_long-ready),
@@ -25,6 +25,7 @@ extern const cli_command cli_commands[];
 int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+int cmd_tour(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_version(int argc, char **argv);

@@ -1,0 +1,120 @@
+/* cmd_tour.c - `cured tour`: the whole lesson in one run (the main job).
+ *
+ *   cured tour [--no-gpu]
+ *
+ * 1. the catalogue, in teaching order;
+ * 2. the seed page's table, reproduced by running the four versions' PTX in
+ *    the model (no GPU needed), with the hardware view beside it;
+ * 3. on a machine with a GPU (CUDA builds), a short benchmark of every
+ *    catalogue kernel against CUB and the read ceiling, each result checked
+ *    against CUB's; without one, a line saying the GPU part was skipped.
+ */
+#include "cli.h"
+#include "cured.h"
+#include "model_seed_table.h"
+#ifdef CURED_HAVE_CUDA
+#include "bench.h"
+#endif
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Prints a section heading. Can't fail. */
+static void heading(const char *title)
+{
+    printf("\n== %s ==\n\n", title);
+    fflush(stdout);
+}
+
+#ifdef CURED_HAVE_CUDA
+/* The GPU part: cured bench over 2^20..2^26, 20 runs each, every kernel
+ * checked against CUB. Returns 0 when it ran with every check ok (or when
+ * there is no GPU, which it reports), 1 when a check failed. */
+static int tour_gpu(void)
+{
+    char *argv[] = {"tour", "--min-log2", "20", "--max-log2", "26",
+                    "--runs", "20", "--target-ms", "20", NULL};
+    bench_options opts;
+    char err[256];
+    if (bench_parse_options(9, argv, &opts, err, sizeof err) != BENCH_PARSE_RUN) {
+        cli_fail("tour", "internal bench options rejected: %s", err);
+        return 1;
+    }
+    bench_results results;
+    memset(&results, 0, sizeof results);
+    int failed = bench_run(&opts, &results, err, sizeof err) != 0;
+    if (failed && results.count == 0) {
+        printf("no GPU part: %s\n", err);
+        bench_results_free(&results);
+        return 0;
+    }
+    bench_derive(&results);
+    bench_print_table(stdout, &results);
+    int mismatches = 0;
+    for (int i = 0; i < results.count; i++) {
+        const bench_result *r = &results.items[i];
+        if ((r->check == BENCH_CHECK_MISMATCH && !r->is_exhibit) ||
+            r->check == BENCH_CHECK_FAILED)
+            mismatches++;
+    }
+    if (failed)
+        printf("the benchmark stopped early: %s\n", err);
+    printf("%d result(s) disagreed with CUB beyond the rounding bound\n", mismatches);
+    bench_results_free(&results);
+    return failed || mismatches ? 1 : 0;
+}
+#endif
+
+int cmd_tour(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"no-gpu", no_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int gpu = 1, opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "nh", options, NULL)) != -1) {
+        switch (opt) {
+        case 'n': gpu = 0; break;
+        case 'h':
+            printf("usage: cured tour [--no-gpu]\n"
+                   "The lesson in one run: the catalogue, the seed page's table\n"
+                   "from the model, and (with a GPU) a short benchmark.\n");
+            return 0;
+        default: return 2;
+        }
+    }
+    if (optind < argc)
+        return cli_fail("tour", "unexpected argument '%s'", argv[optind]);
+
+    printf("cured tour: summing an array on a GPU, from Harris's divergent tree\n"
+           "to warp shuffles and single-pass grid reductions.\n");
+
+    heading("1. The catalogue, in teaching order (cured list)");
+    char *list_argv[] = {"list", NULL};
+    int status = cmd_list(1, list_argv);
+
+    heading("2. The seed page's table, from the model (cured model --seed-table)");
+    printf("Each version's PTX runs in the model, warp by warp, on this CPU.\n\n");
+    fflush(stdout);
+    int model_status = cli_model_seed_table(0);
+    if (model_status != 0)
+        status = model_status;
+
+    heading("3. On the GPU (cured bench --min-log2 20 --max-log2 26)");
+#ifdef CURED_HAVE_CUDA
+    if (gpu) {
+        fflush(stdout);
+        if (tour_gpu() != 0 && status == 0)
+            status = 1;
+    } else {
+        printf("skipped (--no-gpu)\n");
+    }
+#else
+    (void)gpu;
+    printf("skipped: this build has no CUDA support\n");
+#endif
+    return status;
+}
