@@ -31,6 +31,7 @@
  */
 #include "block.cuh"
 #include "kernels.h"
+#include "load.cuh"
 #include "warp.cuh"
 
 // ----------------------------------------------------------------------------
@@ -368,30 +369,51 @@ __global__ void multi_elem_kernel(const T *in, T *out, unsigned n)
 }
 
 // ----------------------------------------------------------------------------
-// 9. shuffle: warp shuffles, the hybrid block sum
+// 9. shuffle: warp shuffles, the hybrid block sum, loads 16 bytes wide
 
-/* Lesson 44: inside a warp, __shfl_down_sync reads another lane's register,
- * so a warp sums its 32 values in 5 shuffles with no shared memory and no
- * barrier. The block sum is the hybrid one (block_sum in block.cuh): warps
- * sum, lane 0 of each writes one value, one barrier, warp 0 sums those.
- * The load is a grid-stride loop, one element per trip, so a block of B
- * threads over B values (the seed page's 64) loads one value per thread.
- * Costs: per block 2 shared accesses per warp (4 for 64 threads), 1
- * barrier, 5 shuffles per warp and 5 in warp 0, no bank conflicts, no
- * divergence but warp 0's last round (lanes below the number of warps).
- * The stride is 32-bit: the host keeps n + B*gridDim.x <= 2^32.
- * Launch: grid min(ceil(n/B), resident blocks), no dynamic shared memory
- * (32 warp sums in static shared memory). */
+/* Two changes, one for the tree and one for the loads.
+ *
+ * The tree: lesson 44. Inside a warp, __shfl_down_sync reads another lane's
+ * register, so a warp sums its 32 values in 5 shuffles with no shared
+ * memory and no barrier. The block sum is the hybrid one (block_sum in
+ * block.cuh): warps sum, lane 0 of each writes one value, one barrier,
+ * warp 0 sums those. Per block: 2 shared accesses per warp (4 for 64
+ * threads), 1 barrier, 5 shuffles per warp and 5 in warp 0, no bank
+ * conflicts, no divergence but warp 0's last round.
+ *
+ * The loads: after kernel 8 the tree is paid once per block per launch and
+ * barely shows; what is left is memory. multi_elem asks for two 4-byte
+ * loads per thread per trip, far too few bytes in flight to cover the
+ * memory's latency, and the same hybrid block sum over a loop of one
+ * element per trip measured slower than multi_elem on the H200 (123
+ * against 93 us at 2^26 floats). So each thread loads through thread_sum
+ * (load.cuh): four 16-byte loads issued before any is added
+ * (ld.global.v4.f32, LDG.E.128 in SASS), 64 bytes per thread in flight, as
+ * the read ceiling does; each trip's 16 values are added as a tree of
+ * depth 4, then into the running sum. Where n is below one wide vector per
+ * thread it is the old loop, one element per trip: one block of 64 threads
+ * over the seed page's 64 values loads one value per thread, and the
+ * table's row stays 4 / 1 / - / none.
+ *
+ * Costs: 32 registers (multi_elem 16), an alignment test, and on a
+ * misaligned pointer scalar loads of the same elements (slower, same bits).
+ * __launch_bounds__(1024, 2) holds the compiler to those 32 registers, the
+ * most that lets 2048 threads share a multiprocessor: the dispatch sizes a
+ * large n's grid as the blocks that are resident at once, and a block that
+ * did not fit would start only when another finished, then run alone.
+ * Indexes are 32-bit: with n <= max_n and at most 2^20 threads in the grid
+ * (the dispatch's cap) none wraps.
+ * Launch: grid min(ceil(n / 16B), resident blocks) for 4-byte T,
+ * min(ceil(n / 8B), resident) for 8-byte T (one trip per thread where n
+ * allows); no dynamic shared memory (32 warp sums in static shared memory). */
 template <typename T>
-__global__ void shuffle_kernel(const T *in, T *out, unsigned n)
+__global__ void __launch_bounds__(1024, 2)
+shuffle_kernel(const T *in, T *out, unsigned n)
 {
     __shared__ T warp_sums[32];
-    unsigned grid_stride = blockDim.x * gridDim.x;
 
-    T v = sum_op::identity<T>();
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += grid_stride)
-        v = sum_op::apply(v, in[i]);
+    T v = thread_sum<T>(in, n, blockIdx.x * blockDim.x + threadIdx.x,
+                        blockDim.x * gridDim.x);
     v = block_sum(v, warp_sums);
     if (threadIdx.x == 0)
         out[blockIdx.x] = v;

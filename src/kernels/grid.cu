@@ -6,10 +6,17 @@
  *
  * The block-level kernels (classic.cu) leave one partial sum per block and
  * the host launches again. Here the kernels themselves finish the job, three
- * ways. All three start alike: the grid is sized to fill the GPU once, each
- * thread adds its elements with a grid-sized stride, and the block sums its
- * threads with the hybrid block_sum (block.cuh). Indexes are 64-bit, so n
- * may pass 2^32. Parameters:
+ * ways. All three start alike, as kernel 9 does: each thread adds its share
+ * loaded 16 bytes wide, four loads in flight (thread_sum, load.cuh), and the
+ * block sums its threads with the hybrid block_sum (block.cuh). The grid
+ * gives each thread one trip (16 floats, 8 doubles) and grows with n until
+ * it fills the GPU once (resident blocks: 1056 of 256 threads on an H200);
+ * past that the threads loop. Reading is then all they do at large n: the
+ * combining costs one or two microseconds, whichever of the three ways.
+ * Like kernel 9 they are compiled for 2048 resident threads per
+ * multiprocessor (__launch_bounds__(1024, 2): at most 32 registers), which
+ * the dispatch's grid assumes. Indexes are 64-bit, so n may pass 2^32.
+ * Parameters:
  *     two_pass_kernel, atomic_kernel: (const T *in, T *out, unsigned long long n)
  *     single_pass_kernel:             (const T *in, T *out, unsigned long long n,
  *                                      T *partials, unsigned *counter)
@@ -18,25 +25,23 @@
  */
 #include "block.cuh"
 #include "kernels.h"
+#include "load.cuh"
 #include "warp.cuh"
 
 // ----------------------------------------------------------------------------
 // Shared pieces
 
-/* This thread's share of in[0, n): elements blockIdx.x*blockDim.x +
- * threadIdx.x + k*gridDim.x*blockDim.x, added in order to a running sum.
- * A warp's loads are consecutive words (coalesced). 64-bit indexes: with
- * n <= 2^62 the index cannot wrap. */
+/* This thread's share of in[0, n), read wide (thread_sum, load.cuh): thread
+ * blockIdx.x * blockDim.x + threadIdx.x of gridDim.x * blockDim.x. 64-bit
+ * indexes: with n <= 2^62 none can wrap. The order of its additions depends
+ * on n, the grid and the block only. */
 template <typename T>
-__device__ T grid_stride_sum(const T *in, unsigned long long n)
+__device__ T grid_thread_sum(const T *in, unsigned long long n)
 {
-    unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    T v = sum_op::identity<T>();
-    for (unsigned long long i =
-             (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-         i < n; i += stride)
-        v = sum_op::apply(v, in[i]);
-    return v;
+    unsigned long long threads = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long rank =
+        (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    return thread_sum<T>(in, n, rank, threads);
 }
 
 /* *address += v, atomically, wrapping for integers. long long goes through
@@ -66,13 +71,15 @@ __device__ inline void atomic_sum(long long *address, long long v)
  * same bits run after run. The cost is the second launch (a few
  * microseconds, which is most of the time for small n) and the partials'
  * round trip through global memory.
- * Launch 1: grid G = min(ceil(n/B), resident blocks), block B, writes
- * out[0, G) (the caller's scratch). Launch 2: grid 1, block B, n = G. */
+ * Launch 1: grid G = min(ceil(n / (4 W B)), resident blocks), W = 16 /
+ * sizeof(T), block B, writes out[0, G) (the caller's scratch). Launch 2:
+ * grid 1, block B, n = G. */
 template <typename T>
-__global__ void two_pass_kernel(const T *in, T *out, unsigned long long n)
+__global__ void __launch_bounds__(1024, 2)
+two_pass_kernel(const T *in, T *out, unsigned long long n)
 {
     __shared__ T warp_sums[32];
-    T v = block_sum(grid_stride_sum(in, n), warp_sums);
+    T v = block_sum(grid_thread_sum(in, n), warp_sums);
     if (threadIdx.x == 0)
         out[blockIdx.x] = v;
 }
@@ -88,13 +95,14 @@ __global__ void two_pass_kernel(const T *in, T *out, unsigned long long n)
  * the last bits change from run to run (integers don't: wrapping addition
  * is associative). The float error grows with G, each block's sum being one
  * more link in the chain into *out.
- * Launch: grid G = min(ceil(n/B), resident blocks), block B, after
+ * Launch: grid G as two_pass's first launch, block B, after
  * cudaMemsetAsync(out, 0, sizeof(T)). */
 template <typename T>
-__global__ void atomic_kernel(const T *in, T *out, unsigned long long n)
+__global__ void __launch_bounds__(1024, 2)
+atomic_kernel(const T *in, T *out, unsigned long long n)
 {
     __shared__ T warp_sums[32];
-    T v = block_sum(grid_stride_sum(in, n), warp_sums);
+    T v = block_sum(grid_thread_sum(in, n), warp_sums);
     if (threadIdx.x == 0)
         atomic_sum(out, v);
 }
@@ -107,22 +115,25 @@ __global__ void atomic_kernel(const T *in, T *out, unsigned long long n)
  * write visible to the whole GPU (__threadfence) before taking a ticket from
  * *counter with atomicAdd. The block that draws the last ticket knows every
  * other partial is written; it fences again (so its reads see them), reads
- * them through `volatile` (past the non-coherent L1) and sums them in the
- * same order as two_pass's second launch, so the result is two_pass's bits.
+ * them through `volatile` (past the non-coherent L1, one element per load)
+ * and sums them with thread_sum in the same order as two_pass's second
+ * launch (one block of B over G values: the order does not depend on the
+ * load width), so the result is two_pass's bits.
  * Then it re-arms the counter (*counter = 0) for the next launch: the
  * caller zero-fills the scratch once and never again. Saves two_pass's
  * second launch; costs a fence and an atomic per block, and the last block
  * works alone at the end. Launches sharing a counter must not overlap.
- * Launch: grid G = min(ceil(n/B), resident blocks), block B; partials holds
- * G values, *counter is 0 at entry and again at exit. */
+ * Launch: grid G as two_pass's first launch, block B; partials holds G
+ * values, *counter is 0 at entry and again at exit. */
 template <typename T>
-__global__ void single_pass_kernel(const T *in, T *out, unsigned long long n,
-                                   T *partials, unsigned *counter)
+__global__ void __launch_bounds__(1024, 2)
+single_pass_kernel(const T *in, T *out, unsigned long long n, T *partials,
+                   unsigned *counter)
 {
     __shared__ T warp_sums[32];
     __shared__ unsigned am_last;
 
-    T v = block_sum(grid_stride_sum(in, n), warp_sums);
+    T v = block_sum(grid_thread_sum(in, n), warp_sums);
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = v;
         __threadfence();
@@ -134,9 +145,9 @@ __global__ void single_pass_kernel(const T *in, T *out, unsigned long long n,
     __syncthreads();
     if (am_last) {
         const volatile T *p = partials;
-        T w = sum_op::identity<T>();
-        for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x)
-            w = sum_op::apply(w, p[i]);
+        T w = thread_sum<T>(p, (unsigned long long)gridDim.x,
+                            (unsigned long long)threadIdx.x,
+                            (unsigned long long)blockDim.x);
         w = block_sum(w, warp_sums);
         if (threadIdx.x == 0) {
             *out = w;

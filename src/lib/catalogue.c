@@ -18,7 +18,8 @@
  * The two with a grid-stride loop (multi_elem, shuffle) also compute
  * i + stride with i < n; the dispatch keeps their grid to at most
  * CURED_GRID_THREADS_MAX threads, so the stride is at most 2^21 elements
- * (two per thread) resp. 2^20, and n is kept that far below 2^32.
+ * (two per thread) resp. 2^20 (shuffle's element loop; its wide loop counts
+ * 16-byte vectors, n / 2 + 2^22 at most), and n is kept that far below 2^32.
  * Grid-scale kernels index with 64 bits. */
 #define CLASSIC_MAX_N ((uint64_t)UINT32_MAX)
 #define MULTI_ELEM_MAX_N (((uint64_t)1 << 32) - 2 * (uint64_t)CURED_GRID_THREADS_MAX)

@@ -105,26 +105,50 @@ static uint64_t resident_blocks(const cured_device_shape *dev, int block_size)
     return min_u64(blocks, cap);
 }
 
-/* Blocks of one launch of kernel `id` over n elements. */
-static uint64_t grid_size(cured_kernel_id id, uint64_t n, int block_size,
-                          const cured_device_shape *dev)
+/* Whether kernel `id`'s blocks loop over their input (a grid-stride loop),
+ * so that one block can take any count: multi_elem, shuffle and the
+ * grid-level kernels, the last five in catalogue order. */
+static int loops(cured_kernel_id id)
+{
+    return id >= CURED_K_MULTI_ELEM;
+}
+
+/* Elements one block of kernel `id` reads per trip, block_size threads of
+ * elem-byte values: the tile of the fixed-tile kernels (B for divergent,
+ * strided, sequential; 2B from first_add to multi_elem), and for the kernels
+ * that load through thread_sum (src/kernels/load.cuh: shuffle and the
+ * grid-level ones) WIDE_PER_TRIP = 4 wide vectors of 16 bytes per thread. */
+static uint64_t block_trip(cured_kernel_id id, int block_size, size_t elem)
 {
     uint64_t b = (uint64_t)block_size;
     switch (id) {
     case CURED_K_DIVERGENT:
     case CURED_K_STRIDED:
     case CURED_K_SEQUENTIAL:
-        return ceil_div(n, b);
+        return b;
     case CURED_K_FIRST_ADD:
     case CURED_K_UNROLL_WARP:
     case CURED_K_UNROLL_WARP_SYNC:
     case CURED_K_UNROLLED:
-        return ceil_div(n, 2 * b);
     case CURED_K_MULTI_ELEM:
-        return min_u64(ceil_div(n, 2 * b), resident_blocks(dev, block_size));
-    default: /* shuffle and the grid-level kernels: one element per trip */
-        return min_u64(ceil_div(n, b), resident_blocks(dev, block_size));
+        return 2 * b;
+    default:
+        return 4 * (16 / elem) * b;
     }
+}
+
+/* Blocks of one launch of kernel `id` over n elements: one trip's worth of
+ * elements per block, for the kernels that loop (multi_elem, shuffle, the
+ * grid level) at most the blocks that fill the device once. Sizing those by
+ * a whole trip per thread (not one element) keeps every thread's four wide
+ * loads in one trip where n allows, and the partial sums few. */
+static uint64_t grid_size(cured_kernel_id id, uint64_t n, int block_size,
+                          size_t elem, const cured_device_shape *dev)
+{
+    uint64_t grid = ceil_div(n, block_trip(id, block_size, elem));
+    if (loops(id))
+        grid = min_u64(grid, resident_blocks(dev, block_size));
+    return grid;
 }
 
 /* Dynamic shared memory of kernel `id`: a tile of the block for the
@@ -163,7 +187,8 @@ void cured_dispatch_plan(int kernel, cured_dtype dtype, uint64_t n,
                          cured_plan *plan)
 {
     cured_kernel_id id = (cured_kernel_id)kernel;
-    size_t shared = shared_bytes(id, block_size, cured_dtype_size(dtype));
+    size_t elem = cured_dtype_size(dtype);
+    size_t shared = shared_bytes(id, block_size, elem);
 
     memset(plan, 0, sizeof *plan);
     if (n == 0) {
@@ -175,13 +200,13 @@ void cured_dispatch_plan(int kernel, cured_dtype dtype, uint64_t n,
          * strided, sequential; B >= 32): 2^32 values take at most 7. */
         uint64_t count = n;
         do {
-            uint64_t grid = grid_size(id, count, block_size, dev);
+            uint64_t grid = grid_size(id, count, block_size, elem, dev);
             add_launch(plan, count, grid, block_size, shared);
             count = grid;
         } while (count > 1 && plan->launches < CURED_MAX_LAUNCHES);
         return;
     }
-    uint64_t grid = grid_size(id, n, block_size, dev);
+    uint64_t grid = grid_size(id, n, block_size, elem, dev);
     add_launch(plan, n, grid, block_size, 0);
     if (id == CURED_K_TWO_PASS && grid > 1)
         add_launch(plan, grid, 1, block_size, 0);

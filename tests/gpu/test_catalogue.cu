@@ -216,9 +216,13 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
  * h u / (1 - h u) (Higham, Accuracy and Stability, 4.2). Per launch over m
  * elements with grid G of B threads: the serial adds of a thread's share,
  * then the block's tree (log2 B; 6 for the kernels whose last warp runs six
- * steps even at B = 32). atomic adds G to the chain (the blocks' sums in
- * any order into *d_out); single_pass adds its last block's sum of the G
- * partials. Additions of the identity (0) are exact but counted anyway. */
+ * steps even at B = 32). The kernels that load through thread_sum
+ * (src/kernels/load.cuh: shuffle and the grid level) add at most
+ * ceil(m / GB) + 5 in a thread: a chain of trips, each trip a tree of
+ * depth 4, and the tail element. atomic adds G to the chain (the blocks'
+ * sums in any order into *d_out); single_pass adds its last block's sum of
+ * the G partials, a thread_sum again. Additions of the identity (0) are
+ * exact but counted anyway. */
 static uint64_t chain_length(int kernel, const cured_plan *plan)
 {
     const char *name = cured_catalogue_entry(kernel)->name;
@@ -239,14 +243,14 @@ static uint64_t chain_length(int kernel, const cured_plan *plan)
         } else if (!strcmp(name, "multi_elem")) {
             h += 2 * ceil_div(l->n, 2 * threads) + (tree < 6 ? 6 : tree);
         } else { /* shuffle, two_pass, atomic, single_pass */
-            h += ceil_div(l->n, threads) + tree;
+            h += ceil_div(l->n, threads) + 5 + tree;
         }
     }
     const cured_launch *first = &plan->launch[0];
     if (!strcmp(name, "atomic"))
         h += first->grid;
     if (!strcmp(name, "single_pass"))
-        h += ceil_div(first->grid, (uint64_t)first->block) + log2_int(first->block);
+        h += ceil_div(first->grid, (uint64_t)first->block) + 5 + log2_int(first->block);
     return h;
 }
 

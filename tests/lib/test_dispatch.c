@@ -276,6 +276,23 @@ static void test_plans(void **state)
     /* the longest block-level chain: divergent at 32 over 2^32 - 1 */
     cured_dispatch_plan(CURED_K_DIVERGENT, CURED_F32, UINT32_MAX, 32, &h200, &plan);
     assert_int_equal(plan.launches, 7);
+    /* shuffle and the grid level: four 16-byte loads per thread per trip,
+     * so a block takes 16 B floats (8 B doubles) a trip */
+    cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 1u << 20, 256, &h200, &plan);
+    assert_int_equal(plan.launch[0].grid, 256);
+    cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F64, 1u << 20, 256, &h200, &plan);
+    assert_int_equal(plan.launch[0].grid, 512);
+    assert_int_equal(plan.launches, 2);
+    assert_int_equal(plan.launch[1].block, 256);
+    cured_dispatch_plan(CURED_K_ATOMIC, CURED_F32, 1000, 64, &h200, &plan);
+    assert_int_equal(plan.launch[0].grid, 1);
+    cured_dispatch_plan(CURED_K_SINGLE_PASS, CURED_I32, 5000, 64, &h200, &plan);
+    assert_int_equal(plan.launch[0].grid, 5);
+    /* the seed page's case stays one block of 64 */
+    cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 64, 64, &h200, &plan);
+    assert_int_equal(plan.launches, 1);
+    assert_int_equal(plan.launch[0].grid, 1);
+    assert_int_equal(plan.launch[0].block, 64);
 }
 
 int main(void)
