@@ -363,7 +363,9 @@ typedef struct ptx_module {
     char **files;                          /* .file table: files[index] is
                                               the path of `.file index`,
                                               NULL for unused indices;
-                                              nfiles = highest index + 1 */
+                                              nfiles = highest index + 1,
+                                              covering every src_file and
+                                              site_file of the code */
     int nfiles;
     uint64_t global_bytes;                 /* size of the module's .global and
                                               .const data image */

@@ -314,9 +314,38 @@ out:
     return rc;
 }
 
+/* Grows the .file table to cover every file index a .loc named, so
+ * files[ins->src_file] and files[ins->site_file] always exist (NULL for a
+ * .loc whose .file never came, which ptxas only warns about). */
+static int cover_loc_files(ptx_parser *p)
+{
+    ptx_module *m = p->m;
+    int need = m->nfiles;
+    for (int f = 0; f < m->nfunctions; f++) {
+        const ptx_function *fn = &m->functions[f];
+        for (int pc = 0; pc < fn->ncode; pc++) {
+            const ptx_instr *ins = &fn->code[pc];
+            if (ins->src_file >= need)
+                need = ins->src_file + 1;
+            if (ins->site_file >= need)
+                need = ins->site_file + 1;
+        }
+    }
+    if (need == m->nfiles)
+        return 0;
+    if (ptx_grow((void **)&m->files, &p->files_cap, (size_t)need,
+                 sizeof *m->files) != 0) {
+        ptx_error_setf(p->err, 1, 1, "out of memory");
+        return -1;
+    }
+    memset(m->files + m->nfiles, 0, (size_t)(need - m->nfiles) * sizeof *m->files);
+    m->nfiles = need;
+    return 0;
+}
+
 int ptx_finish_module(ptx_parser *p)
 {
-    if (resolve_calls(p) != 0)
+    if (resolve_calls(p) != 0 || cover_loc_files(p) != 0)
         return -1;
     return layout_shared(p);
 }

@@ -76,6 +76,8 @@ static void check_module(const ptx_module *m)
             require(ins->op > PTX_OP_INVALID && ins->op < PTX_OP_COUNT);
             require(ins->nops <= PTX_MAX_OPERANDS && ins->ndst <= ins->nops);
             require(ins->guard >= -1 && ins->guard < fn->nregs);
+            require(ins->src_file < m->nfiles || ins->src_file == 0);
+            require(ins->site_file < m->nfiles || ins->site_file == 0);
             for (int o = 0; o < ins->nops; o++)
                 check_operand(m, fn, &ins->ops[o]);
             if (ins->op == PTX_OP_CALL) {

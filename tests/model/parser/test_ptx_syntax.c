@@ -435,6 +435,8 @@ static void loc_inline_chains_files_sections(void **state)
         "  add.f32 %f2, %f2, %f1;\n"
         "  .loc 3 9\n"
         "  ret;\n"
+        "  .loc 7 1 1\n"
+        "  ret;\n"
         "}\n"
         "\t.file\t1 \"/src/a.cu\"\n"
         "\t.file\t3 \"C:\\\\dir\\\\b.cuh\", 1700000000, 4096\n"
@@ -453,7 +455,10 @@ static void loc_inline_chains_files_sections(void **state)
     assert_int_equal(k->code[3].src_file, 3);
     assert_int_equal(k->code[3].src_line, 9);
     assert_int_equal(k->code[3].site_line, 9);
-    assert_int_equal(m->nfiles, 4);
+    assert_int_equal(k->code[4].src_file, 7);   /* no .file 7: ptxas warns */
+    assert_int_equal(m->nfiles, 8);
+    assert_null(m->files[7]);
+    assert_null(m->files[5]);
     assert_string_equal(m->files[1], "/src/a.cu");
     assert_string_equal(m->files[3], "C:\\dir\\b.cuh");
     assert_string_equal(m->files[2], "inner.cuh");
