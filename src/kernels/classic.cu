@@ -19,7 +19,7 @@
  *     (const T *in, T *out, unsigned n)
  * reads in[0, n), writes the sum of its block's share to out[blockIdx.x].
  * The host runs the same kernel again on the partial sums until one value is
- * left (src/lib/run.cu). Indexes are 32-bit unsigned, as Harris's were; the
+ * left, the last pass as one block (src/lib/plan.c, run.cu). Indexes are 32-bit unsigned, as Harris's were; the
  * catalogue's max_n per kernel (src/lib/catalogue.c) keeps them from
  * wrapping. Blocks are one-dimensional, a power of two from 32 to 1024
  * threads. Any n works, not only multiples of the tile: threads past the end

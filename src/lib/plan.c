@@ -7,9 +7,11 @@
  *
  * A plan is the list of launches a call makes. Block-level kernels leave one
  * partial sum per block, so the dispatch runs the same kernel on the partial
- * sums until one value is left, as Harris did; grid-level kernels finish in
- * one launch (two for two_pass). The launch shapes here must match the
- * notes above the kernels in src/kernels/ (docs/kernels.md sums them up).
+ * sums until one value is left, as Harris did (the last of those passes as
+ * one block, larger than the caller's where that saves a pass); grid-level
+ * kernels finish in one launch (two for two_pass). The launch shapes here
+ * must match the notes above the kernels in src/kernels/ (docs/kernels.md
+ * sums them up).
  */
 #include "dispatch.h"
 
@@ -182,13 +184,30 @@ static void add_launch(cured_plan *plan, uint64_t n, uint64_t grid,
     l->shared_bytes = shared;
 }
 
+/* Whether one block can finish a block-level pass over `count` partial
+ * sums (a pass after the first); if so, *block gets its size: the smallest
+ * power of two from block_size to 1024 whose block takes them all in one
+ * trip, or 1024 for a kernel that loops when none does. A fixed-tile
+ * kernel's block takes at most its tile: past the tile of 1024 threads the
+ * answer is 0 and *block is untouched. */
+static int one_block_pass(cured_kernel_id id, uint64_t count, int block_size,
+                          size_t elem, int *block)
+{
+    int b = block_size;
+    while (b < 1024 && block_trip(id, b, elem) < count)
+        b *= 2;
+    if (block_trip(id, b, elem) < count && !loops(id))
+        return 0;
+    *block = b;
+    return 1;
+}
+
 void cured_dispatch_plan(int kernel, cured_dtype dtype, uint64_t n,
                          int block_size, const cured_device_shape *dev,
                          cured_plan *plan)
 {
     cured_kernel_id id = (cured_kernel_id)kernel;
     size_t elem = cured_dtype_size(dtype);
-    size_t shared = shared_bytes(id, block_size, elem);
 
     memset(plan, 0, sizeof *plan);
     if (n == 0) {
@@ -196,12 +215,22 @@ void cured_dispatch_plan(int kernel, cured_dtype dtype, uint64_t n,
         return;
     }
     if (cured_catalogue_entry(kernel)->level == CURED_LEVEL_BLOCK) {
-        /* Each pass shrinks the count by at least 2B (B for divergent,
-         * strided, sequential; B >= 32): 2^32 values take at most 7. */
+        /* The first pass runs at the caller's block size. A later pass
+         * reads partial sums, which the caller never sees: when one block
+         * of at most 1024 threads can take them all, that pass is the last
+         * and runs as that one block, which saves a launch (about as much
+         * time as a whole pass takes below 2^20 values). Each pass shrinks
+         * the count by at least B >= 32 (2B from first_add on): 2^32 values
+         * take at most 6 passes (divergent at B = 32). */
         uint64_t count = n;
         do {
-            uint64_t grid = grid_size(id, count, block_size, elem, dev);
-            add_launch(plan, count, grid, block_size, shared);
+            int b = block_size;
+            uint64_t grid;
+            if (plan->launches > 0 && one_block_pass(id, count, block_size, elem, &b))
+                grid = 1;
+            else
+                grid = grid_size(id, count, b, elem, dev);
+            add_launch(plan, count, grid, b, shared_bytes(id, b, elem));
             count = grid;
         } while (count > 1 && plan->launches < CURED_MAX_LAUNCHES);
         return;

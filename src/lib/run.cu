@@ -61,8 +61,12 @@ static cured_status launch(const void *function, const cured_launch *l,
 }
 
 /* The passes of a block-level kernel: launch k reads what launch k-1 wrote,
- * writes its partial sums to scratch buffer k % 2, the last one to d_out. */
-static cured_status run_passes(const void *function, const cured_plan *plan,
+ * writes its partial sums to scratch buffer k % 2, the last one to d_out.
+ * The last pass may run at a larger block size than the others (plan.c),
+ * so the instance is looked up per launch: unrolled and multi_elem have one
+ * per block size. */
+static cured_status run_passes(cured_kernel_id id, cured_dtype dtype,
+                               const cured_plan *plan,
                                const cured_temp_layout *layout,
                                const void *d_in, void *d_out, char *temp,
                                cudaStream_t stream)
@@ -70,6 +74,9 @@ static cured_status run_passes(const void *function, const cured_plan *plan,
     const void *src = d_in;
     for (int k = 0; k < plan->launches; k++) {
         const cured_launch *l = &plan->launch[k];
+        const void *function = cured_classic_function(id, dtype, l->block);
+        if (function == NULL)
+            return CURED_ERROR_UNSUPPORTED_TYPE;
         void *dst = k == plan->launches - 1 ? d_out
                                              : temp + layout->partials[k % 2];
         unsigned n32 = (unsigned)l->n; /* max_n keeps n below 2^32 */
@@ -147,6 +154,6 @@ extern "C" cured_status cured_catalogue_run(int kernel, cured_dtype dtype,
         return CURED_SUCCESS;
     char *temp = (char *)d_temp;
     if (block_level)
-        return run_passes(function, &plan, &layout, d_in, d_out, temp, s);
+        return run_passes(id, dtype, &plan, &layout, d_in, d_out, temp, s);
     return run_grid(id, function, &plan, &layout, d_in, d_out, temp, s);
 }

@@ -205,6 +205,11 @@ static void test_temp_bytes_values(void **state)
     assert_int_equal(bytes, CURED_TEMP_STATE_BYTES + 4096 * 4 + 256);
 }
 
+static uint64_t ceil_div_u64(uint64_t a, uint64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
 /* The plan's invariants for one kernel, n and block size on a device. */
 static void check_plan(int k, uint64_t n, int block, const cured_device_shape *dev)
 {
@@ -223,21 +228,37 @@ static void check_plan(int k, uint64_t n, int block, const cured_device_shape *d
     assert_int_equal(plan.launch[0].n, n);
     for (int i = 0; i < plan.launches; i++) {
         const cured_launch *l = &plan.launch[i];
-        assert_int_equal(l->block, block);
+        /* the caller's block size, but for a last pass of one block, which
+         * may be larger (a power of two up to 1024) */
+        if (i == 0 || l->grid > 1 || info->level == CURED_LEVEL_GRID) {
+            assert_int_equal(l->block, block);
+        } else {
+            assert_true(l->block >= block && l->block <= 1024);
+            assert_int_equal(l->block & (l->block - 1), 0);
+            assert_int_equal(i, plan.launches - 1);
+        }
         assert_true(l->grid >= 1 && l->grid <= 0x7fffffffu);
         assert_true(l->grid <= worst.launch[i].grid);
         if (i > 0)
             assert_int_equal(l->n, plan.launch[i - 1].grid);
         if (info->level == CURED_LEVEL_BLOCK) {
-            /* 32-bit indexes: every tile and stride ends by 2^32 */
-            uint64_t tile = (k <= CURED_K_SEQUENTIAL || k == CURED_K_SHUFFLE)
-                                ? (uint64_t)block : 2 * (uint64_t)block;
-            assert_true(l->grid * tile <= ((uint64_t)1 << 32) ||
-                        k == CURED_K_MULTI_ELEM || k == CURED_K_SHUFFLE);
-            if (k == CURED_K_MULTI_ELEM || k == CURED_K_SHUFFLE)
-                assert_true(l->n - 1 + l->grid * tile <= UINT32_MAX);
+            /* 32-bit indexes: every tile and stride ends by 2^32; the two
+             * that loop keep their grid's threads to the cap */
+            uint64_t b = (uint64_t)l->block;
+            uint64_t tile = k <= CURED_K_SEQUENTIAL ? b : 2 * b;
+            if (k == CURED_K_MULTI_ELEM || k == CURED_K_SHUFFLE) {
+                /* multi_elem's i + 2B gridDim.x, shuffle's i + B gridDim.x
+                 * in its element loop (its wide loop's indexes count 16
+                 * bytes, n / 2 + 4 B gridDim.x at most: far below) */
+                uint64_t stride = (k == CURED_K_MULTI_ELEM ? 2 : 1) * b * l->grid;
+                assert_true(l->grid * b <= CURED_GRID_THREADS_MAX);
+                assert_true(l->n - 1 + stride <= UINT32_MAX);
+            } else {
+                assert_true(l->grid * tile <= ((uint64_t)1 << 32));
+                assert_true(l->grid == ceil_div_u64(l->n, tile));
+            }
             if (l->shared_bytes > 0)
-                assert_true(l->shared_bytes >= (size_t)block * 8);
+                assert_true(l->shared_bytes >= (size_t)l->block * 8);
         }
     }
     const cured_launch *last = &plan.launch[plan.launches - 1];
@@ -273,9 +294,32 @@ static void test_plans(void **state)
     cured_dispatch_plan(CURED_K_TWO_PASS, CURED_F32, 1u << 26, 256, &h200, &plan);
     assert_int_equal(plan.launches, 2);
     assert_int_equal(plan.launch[0].grid, 132 * 8);
-    /* the longest block-level chain: divergent at 32 over 2^32 - 1 */
+    /* the longest block-level chain: divergent at 32 over 2^32 - 1, 2^27,
+     * 2^22, 2^17, 2^12 and 128 values, the last 128 in one block of 128 */
     cured_dispatch_plan(CURED_K_DIVERGENT, CURED_F32, UINT32_MAX, 32, &h200, &plan);
-    assert_int_equal(plan.launches, 7);
+    assert_int_equal(plan.launches, 6);
+    assert_int_equal(plan.launch[5].n, 128);
+    assert_int_equal(plan.launch[5].block, 128);
+    assert_int_equal(plan.launch[5].shared_bytes, 128 * 4);
+    /* the last pass in one block: divergent at 256 over 2^18 leaves 1024
+     * partial sums, which one block of 1024 finishes (not 4 blocks, then 1) */
+    cured_dispatch_plan(CURED_K_DIVERGENT, CURED_F32, 1u << 18, 256, &h200, &plan);
+    assert_int_equal(plan.launches, 2);
+    assert_int_equal(plan.launch[1].block, 1024);
+    assert_int_equal(plan.launch[1].grid, 1);
+    /* ... and multi_elem's 1056 partial sums at 2^20 take one block of
+     * 1024 threads, the unrolled instance for 1024 */
+    cured_dispatch_plan(CURED_K_MULTI_ELEM, CURED_F32, 1u << 20, 256, &h200, &plan);
+    assert_int_equal(plan.launches, 2);
+    assert_int_equal(plan.launch[0].grid, 1056);
+    assert_int_equal(plan.launch[1].block, 1024);
+    assert_int_equal(plan.launch[1].shared_bytes, 1024 * 4);
+    /* too many for one block of a fixed tile: a pass at the caller's size */
+    cured_dispatch_plan(CURED_K_FIRST_ADD, CURED_F32, 1u << 22, 256, &h200, &plan);
+    assert_int_equal(plan.launches, 3);
+    assert_int_equal(plan.launch[1].block, 256);
+    assert_int_equal(plan.launch[1].grid, 16);
+    assert_int_equal(plan.launch[2].block, 256);
     /* shuffle and the grid level: four 16-byte loads per thread per trip,
      * so a block takes 16 B floats (8 B doubles) a trip */
     cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 1u << 20, 256, &h200, &plan);
