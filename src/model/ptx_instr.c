@@ -255,7 +255,7 @@ typedef struct decode {
 /* 1 when s[0..n) spells word exactly. */
 static int same(const char *s, size_t n, const char *word)
 {
-    return strlen(word) == n && memcmp(s, word, n) == 0;
+    return n > 0 && s[0] == word[0] && strncmp(word, s, n) == 0 && word[n] == '\0';
 }
 
 static const opcode_spec *find_opcode(const char *s, size_t n)

@@ -86,7 +86,7 @@ const char *ptx_opcode_name(ptx_opcode op)
 /* 1 when s[0..n) equals the NUL-terminated word. */
 static int same(const char *s, size_t n, const char *word)
 {
-    return strlen(word) == n && memcmp(s, word, n) == 0;
+    return n > 0 && s[0] == word[0] && strncmp(word, s, n) == 0 && word[n] == '\0';
 }
 
 ptx_type ptx_type_from_name(const char *s, size_t n)
