@@ -9,7 +9,11 @@
 # 2. compute-sanitizer memcheck, racecheck, synccheck and initcheck on every
 #    catalogue kernel at a small size (n = 5000 f32, block 64: two warps;
 #    racecheck again at block 256, so races between warps show), one line
-#    per (kernel, tool): clean, or errors (count).
+#    per (kernel, tool): clean, or errors (count). The kernels that load 16
+#    bytes at a time (shuffle and the grid level) also run memcheck and
+#    initcheck on a misaligned d_in (1 and 3 elements into a buffer whose
+#    head is never written) at n = 4099 (three elements past the last
+#    vector): a read before d_in or past its end shows there.
 # unroll_warp is the exhibit of the old warp-synchronous code: racecheck is
 # EXPECTED to report its race, and the first lines of what it says are kept.
 # Exits non-zero if anything else fails. JOBS=N sanitizer runs at a time
@@ -24,6 +28,8 @@ jobs="${JOBS:-4}"
 n=5000
 kernels=(divergent strided sequential first_add unroll_warp unroll_warp_sync
          unrolled multi_elem shuffle two_pass atomic single_pass)
+wide_kernels=(shuffle two_pass atomic single_pass)
+n_misaligned=4099
 exhibit=unroll_warp
 
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -52,12 +58,22 @@ if grep -q "test_gpu_catalogue (Skipped)" "$out/ctest.log"; then
 fi
 
 # -- 2. compute-sanitizer ------------------------------------------------------
-# One run: writes $out/<kernel>.<tool>.b<block>.log and .rc
+# The log of one run: $out/<kernel>.<tool>.b<block>[.off<offset>].log
+log_of() {
+  local kernel=$1 tool=$2 block=$3 offset=${4:-0} suffix=""
+  [ "$offset" != 0 ] && suffix=".off$offset"
+  echo "$out/$kernel.$tool.b$block$suffix.log"
+}
+
+# One run: writes its log and, beside it, .rc
 sanitize() {
-  local kernel=$1 tool=$2 block=$3
-  local log="$out/$kernel.$tool.b$block.log"
+  local kernel=$1 tool=$2 block=$3 offset=${4:-0} size=$n
+  local log
+  log=$(log_of "$@")
+  [ "$offset" != 0 ] && size=$n_misaligned
   "$sanitizer" --tool "$tool" --error-exitcode 1 \
-    "$bin" --kernel "$kernel" --n "$n" --block "$block" --dtype f32 >"$log" 2>&1
+    "$bin" --kernel "$kernel" --n "$size" --block "$block" --dtype f32 \
+    --offset "$offset" >"$log" 2>&1
   echo $? >"${log%.log}.rc"
 }
 
@@ -65,6 +81,11 @@ runs=()
 for kernel in "${kernels[@]}"; do
   for tool in memcheck racecheck synccheck initcheck; do runs+=("$kernel $tool 64"); done
   runs+=("$kernel racecheck 256")
+done
+for kernel in "${wide_kernels[@]}"; do
+  for offset in 1 3; do
+    for tool in memcheck initcheck; do runs+=("$kernel $tool 64 $offset"); done
+  done
 done
 echo "gpu-check: compute-sanitizer, ${#runs[@]} runs, $jobs at a time (logs: $out/)"
 running=0
@@ -88,11 +109,13 @@ findings() {
 }
 
 for r in "${runs[@]}"; do
-  read -r kernel tool block <<<"$r"
-  log="$out/$kernel.$tool.b$block.log"
+  read -r kernel tool block offset <<<"$r"
+  offset=${offset:-0}
+  log=$(log_of "$kernel" "$tool" "$block" "$offset")
   rc=$(cat "${log%.log}.rc" 2>/dev/null || echo 99)
   count=$(findings "$log")
   label=$(printf "%-17s %-10s block %-4s" "$kernel" "$tool" "$block")
+  [ "$offset" != 0 ] && label="$label d_in+$offset n=$n_misaligned"
   if [ "$rc" = 0 ] && [ "$count" = 0 ]; then
     if [ "$kernel" = "$exhibit" ] && [ "$tool" = racecheck ]; then
       echo "$label clean (the expected warp-synchronous race was NOT reported)"

@@ -4,10 +4,15 @@
  *   test_gpu_catalogue                 the sweep: 12 kernels x 6 dtypes x n x
  *                                      block sizes (seed from the clock)
  *   test_gpu_catalogue --seed S        the same sweep with seed S
+ *   test_gpu_catalogue --alignment     every kernel with d_in offset by 0..3
+ *                                      elements, n around the wide loads' tail
+ *                                      (4k + 1 .. 4k + 3, below one vector);
+ *                                      same bits at every offset
  *   test_gpu_catalogue --large         the grid-level kernels at n = 2^32 + 5
  *                                      (17 GB of f32, filled on the device)
  *   test_gpu_catalogue --kernel NAME [--n N] [--block B] [--dtype T]
- *                                      one run (for compute-sanitizer)
+ *                      [--offset O]    one run (for compute-sanitizer), d_in
+ *                                      O elements into its buffer
  *
  * Exits 0 when every check passes, 1 on a failure (one line per failed run:
  * kernel, dtype, n, block, data, got, want, bound), 77 without a GPU (ctest
@@ -404,13 +409,17 @@ static int run_case(harness *t, int kernel, const dataset *d, int block,
 }
 
 /* Every kernel on d at block; single_pass must give two_pass's bits (the
- * same additions in the same order). */
-static void run_all_kernels(harness *t, const dataset *d, int block)
+ * same additions in the same order). bits (NULL, or one per kernel) gets
+ * each result's bits. */
+static void run_all_kernels(harness *t, const dataset *d, int block,
+                            uint64_t *bits_out)
 {
     for (int k = 0; k < cured_catalogue_count(); k++) {
         const char *name = cured_catalogue_entry(k)->name;
         uint64_t bits = 0;
         int ok = run_case(t, k, d, block, &bits);
+        if (bits_out != NULL)
+            bits_out[k] = bits;
         if (!strcmp(name, "two_pass")) {
             t->two_pass_bits = bits;
             t->have_two_pass = ok;
@@ -517,7 +526,7 @@ static int sweep(uint64_t seed)
                     dataset d = make_dataset(dtypes[di], ns[s],
                                              kind == 0 ? "random" : "exact", &r);
                     for (int b = 0; b < NBLOCKS; b++)
-                        run_all_kernels(&t, &d, all_blocks[b]);
+                        run_all_kernels(&t, &d, all_blocks[b], NULL);
                     if (pass == 0 && di == 1 && ns[s] == 1000)
                         check_too_large(&t, &d);
                     free_dataset(&d);
@@ -533,8 +542,83 @@ static int sweep(uint64_t seed)
     return t.failures == 0 ? 0 : 1;
 }
 
+/* The paths of the wide loads (src/kernels/load.cuh): d_in offset by 0..3
+ * elements (so 16-byte aligned, or not: 4, 8, 12 bytes off for 4-byte
+ * types), n below one wide vector (1..3), n = 4k + 1 .. 4k + 3 around the
+ * tail of the last vector, with one block and with many, one trip per
+ * thread and (2^22 + 3 at small blocks) several. Every run is checked as in
+ * the sweep; besides, the result must have the same bits at every offset
+ * (the order of the additions does not depend on alignment), except
+ * atomic's float sums, whose order is the blocks' arrival, and the racy
+ * exhibit's. */
+static int alignment_sweep(uint64_t seed)
+{
+    static const uint64_t sizes[] = {1, 2, 3, 5, 6, 7, 129, 130, 131, 4097, 4098,
+                                     4099, 65539, 3 * 65536 + 3, (1u << 22) + 3};
+    static const cured_dtype dtypes[] = {CURED_F32, CURED_I32, CURED_F64, CURED_U64};
+    int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+    int nkernels = cured_catalogue_count();
+    enum { MAX_OFFSET = 3, MAX_KERNELS = 32 };
+    harness t;
+    rng r = {seed ^ 0xa119edull};
+    if (nkernels > MAX_KERNELS) {
+        printf("--alignment: %d kernels, room for %d\n", nkernels, MAX_KERNELS);
+        return 1;
+    }
+
+    harness_init(&t, sweep_temp_size(sizes, nsizes));
+    for (int di = 0; di < 4; di++) {
+        cured_dtype dtype = dtypes[di];
+        size_t es = cured_dtype_size(dtype);
+        for (int s = 0; s < nsizes; s++) {
+            if (sizes[s] > (1u << 20) && dtype != CURED_F32)
+                continue; /* the large size: f32 only */
+            dataset d = make_dataset(dtype, sizes[s], "random", &r);
+            char *shifted;
+            CHECK_CUDA(cudaMalloc((void **)&shifted, (d.n + MAX_OFFSET) * es));
+            uint64_t aligned_bits[NBLOCKS][MAX_KERNELS];
+            for (int off = 0; off <= MAX_OFFSET; off++) {
+                char kind[32];
+                snprintf(kind, sizeof kind, "random, d_in + %d", off);
+                dataset v = d;
+                v.kind = kind;
+                v.dev = shifted + off * es;
+                CHECK_CUDA(cudaMemcpy(v.dev, d.host, d.n * es, cudaMemcpyHostToDevice));
+                for (int b = 0; b < NBLOCKS; b++) {
+                    uint64_t bits[MAX_KERNELS];
+                    run_all_kernels(&t, &v, all_blocks[b], bits);
+                    for (int k = 0; k < nkernels; k++) {
+                        if (off == 0) {
+                            aligned_bits[b][k] = bits[k];
+                            continue;
+                        }
+                        const cured_kernel_info *info = cured_catalogue_entry(k);
+                        if (bits[k] == aligned_bits[b][k] || info->is_exhibit ||
+                            (is_float(dtype) && !strcmp(info->name, "atomic")))
+                            continue;
+                        char got[64], want[64], msg[200];
+                        format_value(dtype, bits[k], got, sizeof got);
+                        format_value(dtype, aligned_bits[b][k], want, sizeof want);
+                        snprintf(msg, sizeof msg,
+                                 "%s at d_in + %d, %s at d_in (bits differ)", got, off, want);
+                        fail(&t, k, &v, all_blocks[b], msg);
+                    }
+                }
+            }
+            CHECK_CUDA(cudaFree(shifted));
+            free_dataset(&d);
+        }
+        printf("%s, offsets 0..%d: done\n", cured_dtype_name(dtype), MAX_OFFSET);
+        fflush(stdout);
+    }
+    harness_free(&t);
+    printf("test_gpu_catalogue --alignment: seed %llu: %ld runs, %ld failures\n",
+           (unsigned long long)seed, t.runs, t.failures);
+    return t.failures == 0 ? 0 : 1;
+}
+
 static int single(uint64_t seed, const char *kernel_name, uint64_t n, int block,
-                  const char *dtype_name)
+                  const char *dtype_name, int offset)
 {
     int kernel;
     cured_dtype dtype;
@@ -553,12 +637,26 @@ static int single(uint64_t seed, const char *kernel_name, uint64_t n, int block,
     rng r = {seed};
     harness_init(&t, need);
     dataset d = make_dataset(dtype, n, "random", &r);
+    /* --offset: the same data `offset` elements into a larger buffer whose
+     * first elements are never written, so that initcheck reports a read
+     * before d_in and memcheck one past its end */
+    char *shifted = NULL;
+    void *aligned_dev = d.dev;
+    if (offset > 0) {
+        size_t es = cured_dtype_size(dtype);
+        CHECK_CUDA(cudaMalloc((void **)&shifted, (n + (uint64_t)offset) * es));
+        d.dev = shifted + (size_t)offset * es;
+        CHECK_CUDA(cudaMemcpy(d.dev, d.host, n * es, cudaMemcpyHostToDevice));
+    }
     uint64_t bits = 0;
     int ok = run_case(&t, kernel, &d, block, &bits);
     char got[64];
     format_value(dtype, bits, got, sizeof got);
-    printf("%s %s dtype=%s n=%llu block=%d: got %s\n", ok ? "ok" : "FAIL",
-           kernel_name, dtype_name, (unsigned long long)n, block, got);
+    printf("%s %s dtype=%s n=%llu block=%d offset=%d: got %s\n", ok ? "ok" : "FAIL",
+           kernel_name, dtype_name, (unsigned long long)n, block, offset, got);
+    if (shifted != NULL)
+        CHECK_CUDA(cudaFree(shifted));
+    d.dev = aligned_dev;
     free_dataset(&d);
     harness_free(&t);
     return ok ? 0 : 1;
@@ -709,8 +807,8 @@ static int large(uint64_t seed)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: test_gpu_catalogue [--seed S] [--large | --kernel NAME "
-               "[--n N] [--block B] [--dtype T]]\n");
+    fprintf(f, "usage: test_gpu_catalogue [--seed S] [--alignment | --large | "
+               "--kernel NAME [--n N] [--block B] [--dtype T] [--offset O]]\n");
 }
 
 int main(int argc, char **argv)
@@ -722,13 +820,15 @@ int main(int argc, char **argv)
         {"n", required_argument, NULL, 'n'},
         {"block", required_argument, NULL, 'b'},
         {"dtype", required_argument, NULL, 't'},
+        {"offset", required_argument, NULL, 'o'},
+        {"alignment", no_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     const char *kernel = NULL, *dtype = "f32";
     uint64_t n = 5000;
-    int block = 256, large_mode = 0, c;
+    int block = 256, large_mode = 0, alignment_mode = 0, offset = 0, c;
     while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (c) {
         case 's': seed = strtoull(optarg, NULL, 0); break;
@@ -737,6 +837,8 @@ int main(int argc, char **argv)
         case 'n': n = strtoull(optarg, NULL, 0); break;
         case 'b': block = atoi(optarg); break;
         case 't': dtype = optarg; break;
+        case 'o': offset = atoi(optarg); break;
+        case 'A': alignment_mode = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -751,9 +853,15 @@ int main(int argc, char **argv)
     printf("test_gpu_catalogue: %s, seed %llu (rerun with --seed %llu)\n", prop.name,
            (unsigned long long)seed, (unsigned long long)seed);
     fflush(stdout);
+    if (offset < 0 || offset > 64) {
+        fprintf(stderr, "--offset %d: 0 to 64 elements\n", offset);
+        return 2;
+    }
     if (kernel != NULL)
-        return single(seed, kernel, n, block, dtype);
+        return single(seed, kernel, n, block, dtype, offset);
     if (large_mode)
         return large(seed);
+    if (alignment_mode)
+        return alignment_sweep(seed);
     return sweep(seed);
 }
