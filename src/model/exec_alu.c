@@ -257,36 +257,7 @@ static int alu_setp(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
         if (bad)
             return -1;
     }
-    if (ins->op == PTX_OP_SETP) {
-        uint64_t *p = exec_dst(x, w, &ins->ops[0]);
-        uint64_t *q = ins->ndst > 1 ? exec_dst(x, w, &ins->ops[1]) : NULL;
-        EXEC_LANES(m, l, {
-            uint64_t r = res[l], nr = !r;
-            if (c) {
-                uint64_t cv = c[l] & 1;
-                switch (ins->boolop) {
-                case PTX_BOOL_AND: r &= cv; nr &= cv; break;
-                case PTX_BOOL_OR: r |= cv; nr |= cv; break;
-                default: r ^= cv; nr ^= cv; break;
-                }
-            }
-            p[l] = r;
-            if (q)
-                q[l] = nr;
-        });
-        return 0;
-    }
-    /* set: all ones (int) or 1.0f (f32) */
-    uint64_t *d = exec_dst(x, w, &ins->ops[0]);
-    uint64_t one = ins->type == PTX_T_F32 ? 0x3F800000u : 0xFFFFFFFFu;
-    EXEC_LANES(m, l, {
-        uint64_t r = res[l];
-        if (c) {
-            uint64_t cv = c[l] & 1;
-            r = ins->boolop == PTX_BOOL_AND ? (r & cv) : ins->boolop == PTX_BOOL_OR ? (r | cv) : (r ^ cv);
-        }
-        d[l] = r ? one : 0;
-    });
+    exec_write_compare(x, w, ins, m, res, c);
     return 0;
 }
 

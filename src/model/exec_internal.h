@@ -249,6 +249,13 @@ void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
                  uint64_t address, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
 
+/* Writes a comparison's per-lane results res[l] (0/1) for setp (p and the
+ * optional q = !p) or set (all ones, or 1.0f for an f32 destination),
+ * combined with the predicate c (NULL: none) by the instruction's
+ * .and/.or/.xor, for lanes m. Shared by the integer and float compares. */
+void exec_write_compare(exec_launch *x, exec_warp *w, const ptx_instr *ins,
+                        uint32_t m, const uint64_t *res, const uint64_t *c);
+
 /* "st.shared.u32" for ins, into buf. Returns buf. */
 const char *exec_ins_text(const ptx_instr *ins, char *buf, size_t size);
 
