@@ -59,3 +59,22 @@ for k in $kernels; do
   done
 done
 python3 scripts/model_vs_ncu.py table "$out"
+status=$?
+
+# Is what ncu counts for the multi-block grid kernels' shared stores the
+# same from run to run? Three more profiles of each, the store wavefronts
+# and conflicts side by side.
+echo
+echo "run-to-run: shared store wavefronts / bank conflicts, n = 100000, block 256"
+for k in shuffle two_pass atomic single_pass; do
+  line="$k:"
+  for run in 1 2 3; do
+    ncu --clock-control none --launch-count 1 --kernel-name "regex:${k}_kernel" \
+        --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
+        --csv --page raw "$bin" --kernel "$k" --n 100000 --block 256 --dtype f32 \
+        > "$out/repeat.$k.$run.csv" 2>/dev/null
+    line="$line $(python3 scripts/model_vs_ncu.py stores "$out/repeat.$k.$run.csv")"
+  done
+  echo "  $line"
+done
+exit $status

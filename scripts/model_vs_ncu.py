@@ -2,6 +2,8 @@
 """model_vs_ncu.py - compares the model's counters with Nsight Compute's.
 
     model_vs_ncu.py grid FILE.ncu.csv     prints the profiled launch's grid
+    model_vs_ncu.py stores FILE.ncu.csv   prints "wavefronts/conflicts" of its
+                                          shared stores
     model_vs_ncu.py table DIR             the comparison table for every
                                           <kernel>.n<N>.b<B>.{ncu.csv,model.json}
                                           pair in DIR; exit 1 on a difference
@@ -100,6 +102,12 @@ def table(directory):
 def main(argv):
     if len(argv) == 3 and argv[1] == "grid":
         print(grid_of(argv[2]))
+        return 0
+    if len(argv) == 3 and argv[1] == "stores":
+        m = read_ncu(argv[2]) or {}
+        wf = number(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"))
+        cf = number(m.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"))
+        print("%s/%s" % ("-" if wf is None else int(wf), "-" if cf is None else int(cf)))
         return 0
     if len(argv) == 3 and argv[1] == "table":
         return table(argv[2])
