@@ -7,6 +7,7 @@
  * Pure C, unit-tested on the CPU with fixed rows.
  */
 #include "bench.h"
+#include "json_out.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -174,22 +175,6 @@ void bench_print_csv(FILE *out, const bench_results *results)
     }
 }
 
-/* Prints a JSON string literal, escaping what JSON requires. */
-static void print_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 /* Prints `"key": v` with fmt, or `"key": null` for NAN, after a ", ". */
 static void print_json_number(FILE *out, const char *key, const char *fmt,
                               double v)
@@ -204,15 +189,15 @@ static void print_json_number(FILE *out, const char *key, const char *fmt,
 void bench_print_json(FILE *out, const bench_results *results)
 {
     fputs("{\n  \"device\": ", out);
-    print_json_string(out, results->device);
+    cured_json_string(out, results->device);
     fputs(",\n  \"dtype\": ", out);
-    print_json_string(out, results->dtype ? results->dtype : "");
+    cured_json_string(out, results->dtype ? results->dtype : "");
     fprintf(out, ",\n  \"block_size\": %d,\n  \"l2_bytes\": %llu,\n  \"results\": [",
             results->block_size, (unsigned long long)results->l2_bytes);
     for (int i = 0; i < results->count; i++) {
         const bench_result *r = &results->items[i];
         fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
-        print_json_string(out, r->kernel);
+        cured_json_string(out, r->kernel);
         fprintf(out, ", \"log2n\": %d, \"n\": %llu, \"bytes\": %llu, \"runs\": %d",
                 r->log2n, (unsigned long long)r->n,
                 (unsigned long long)(r->n * r->elem_bytes), r->us.runs);
@@ -226,11 +211,11 @@ void bench_print_json(FILE *out, const bench_results *results)
         print_json_number(out, "pct_read", "%.2f", r->pct_read);
         print_json_number(out, "x_cub", "%.4f", r->x_cub);
         fputs(", \"check\": ", out);
-        print_json_string(out, check_name(r));
+        cured_json_string(out, check_name(r));
         fprintf(out, ", \"exhibit\": %s", r->is_exhibit ? "true" : "false");
         print_json_number(out, "abs_diff", "%.6g", r->abs_diff);
         fputs(", \"note\": ", out);
-        print_json_string(out, r->note);
+        cured_json_string(out, r->note);
         fputc('}', out);
     }
     fputs(results->count ? "\n  ]\n}\n" : "]\n}\n", out);

@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "cured.h"
+#include "json_out.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -11,18 +12,6 @@
 #ifndef CURED_VERSION
 #define CURED_VERSION "unknown"
 #endif
-
-/* Prints one JSON string literal with the characters JSON needs escaped. */
-static void print_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        putchar(*s);
-    }
-    putchar('"');
-}
 
 int cmd_list(int argc, char **argv)
 {
@@ -54,12 +43,12 @@ int cmd_list(int argc, char **argv)
         const char *level = k->level == CURED_LEVEL_GRID ? "grid" : "block";
         if (json) {
             printf("  {\"index\": %d, \"name\": ", i);
-            print_json_string(k->name);
+            cured_json_string(stdout, k->name);
             printf(", \"level\": \"%s\", \"max_n\": %llu, \"exhibit\": %s, "
                    "\"description\": ",
                    level, (unsigned long long)k->max_n,
                    k->is_exhibit ? "true" : "false");
-            print_json_string(k->description);
+            cured_json_string(stdout, k->description);
             printf("}%s\n", i + 1 < count ? "," : "");
         } else {
             printf("%2d  %-17s %-5s  %s\n", i + 1, k->name, level, k->description);

@@ -235,18 +235,18 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
     const model_launch *l = &r->launch;
     printf("{\n  \"kernel\": ");
     if (o->kernel)
-        cli_json_string(stdout, o->kernel);
+        cured_json_string(stdout, o->kernel);
     else
         fputs("null", stdout);
     printf(",\n  \"dtype\": ");
     if (o->kernel)
-        cli_json_string(stdout, o->dtype);
+        cured_json_string(stdout, o->dtype);
     else
         fputs("null", stdout);
     printf(",\n  \"ptx\": ");
-    cli_json_string(stdout, r->src.label);
+    cured_json_string(stdout, r->src.label);
     printf(",\n  \"entry\": ");
-    cli_json_string(stdout, r->entry);
+    cured_json_string(stdout, r->entry);
     printf(",\n  \"grid\": [%u, %u, %u],\n  \"block\": [%u, %u, %u],\n"
            "  \"dynamic_shared_bytes\": %u,\n  \"completed\": %s,\n"
            "  \"warp_instructions\": %llu,\n  \"thread_instructions\": %llu,\n"
@@ -268,7 +268,7 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
     printf(",\n  \"buffers\": {");
     for (int i = 0; i < o->nprints; i++) {
         printf("%s\n    ", i ? "," : "");
-        cli_json_string(stdout, o->prints[i].name);
+        cured_json_string(stdout, o->prints[i].name);
         printf(": ");
         cli_json_buffer(stdout, cli_buffer_spec(specs, nspecs, o->prints[i].name),
                         find_buffer(r->memory, o->prints[i].name),

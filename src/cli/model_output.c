@@ -2,7 +2,7 @@
  * text and as JSON.
  *
  * defines: cli_instruction_text, cli_source_file_name, cli_print_findings,
- *          cli_print_buffer, cli_json_string, cli_json_findings,
+ *          cli_print_buffer, cli_json_findings,
  *          cli_json_buffer
  */
 #include "model_output.h"
@@ -193,25 +193,6 @@ void cli_print_seed_steps(FILE *out, const model_seed_view *view)
     }
 }
 
-void cli_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 void cli_json_findings(FILE *out, const model_findings *list,
                        const ptx_module *module, const char *ptx_text,
                        size_t ptx_len)
@@ -223,20 +204,20 @@ void cli_json_findings(FILE *out, const model_findings *list,
         cli_instruction_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
         fprintf(out, "%s\n    {\"severity\": \"%s\", \"kind\": ", i ? "," : "",
                 f->severity == MODEL_ERROR ? "error" : "hazard");
-        cli_json_string(out, model_finding_kind_name(f->kind));
+        cured_json_string(out, model_finding_kind_name(f->kind));
         fprintf(out, ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], "
                 "\"instruction\": ", f->block[0], f->block[1], f->block[2],
                 f->thread[0], f->thread[1], f->thread[2]);
-        cli_json_string(out, ins);
+        cured_json_string(out, ins);
         fprintf(out, ", \"ptx_line\": %u, \"source_file\": ", f->ptx_line);
         if (f->src_file && f->src_file < module->nfiles && module->files[f->src_file])
-            cli_json_string(out, module->files[f->src_file]);
+            cured_json_string(out, module->files[f->src_file]);
         else
             fputs("null", out);
         fprintf(out, ", \"source_line\": %u, \"address\": %llu, \"repeats\": %u, "
                 "\"message\": ", f->src_line, (unsigned long long)f->address,
                 list->repeats[i]);
-        cli_json_string(out, f->message);
+        cured_json_string(out, f->message);
         fputc('}', out);
     }
     fputs(list->count ? "\n  ]" : "]", out);

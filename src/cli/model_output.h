@@ -2,11 +2,13 @@
  * buffers' values, and the JSON pieces of --json.
  *
  * defines: cli_print_findings, cli_print_buffer, cli_json_findings,
- *          cli_json_buffer, cli_json_string, cli_instruction_text,
+ *          cli_json_buffer, cli_instruction_text,
  *          cli_source_file_name, cli_findings_merge, cli_print_seed_steps
  */
 #ifndef CURED_CLI_MODEL_OUTPUT_H
 #define CURED_CLI_MODEL_OUTPUT_H
+
+#include "json_out.h"
 
 #include "model.h"
 #include "model_args.h"
@@ -50,9 +52,6 @@ void cli_print_buffer(FILE *out, const cli_arg_spec *spec,
  * interval, counted accesses, adding threads, worst bank degree, divergent
  * of participating warps. Prints a line saying so when there are none. */
 void cli_print_seed_steps(FILE *out, const model_seed_view *view);
-
-/* Writes s as a JSON string literal (quotes, escapes). */
-void cli_json_string(FILE *out, const char *s);
 
 /* Writes the findings as a JSON array of objects. */
 void cli_json_findings(FILE *out, const model_findings *list,

@@ -171,9 +171,9 @@ static void print_json(const seed_run runs[VERSIONS], const ptx_module *m,
     printf(",\n  \"hardware\": [");
     for (int k = 0; k < VERSIONS; k++) {
         printf("%s\n    {\"version\": ", k ? "," : "");
-        cli_json_string(stdout, labels[k]);
+        cured_json_string(stdout, labels[k]);
         printf(", \"kernel\": \"%s\", \"entry\": ", kernels[k]);
-        cli_json_string(stdout, runs[k].entry);
+        cured_json_string(stdout, runs[k].entry);
         printf(", \"completed\": %s, \"totals\": {",
                runs[k].completed ? "true" : "false");
         for (int c = 0; c < MODEL_CTR_COUNT; c++)

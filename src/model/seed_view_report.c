@@ -3,6 +3,7 @@
  * defines: model_seed_table_header, model_seed_view_format_row,
  *          model_seed_view_print_table, model_seed_view_write_json
  */
+#include "json_out.h"
 #include "seed_view.h"
 
 #include <string.h>
@@ -44,22 +45,6 @@ int model_seed_view_print_table(FILE *out, const char *const names[],
     return ferror(out) ? -1 : 0;
 }
 
-/* Writes s as a JSON string. */
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; s != NULL && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 int model_seed_view_write_json(FILE *out, const char *const names[],
                                const model_seed_view *const views[], int count)
 {
@@ -67,7 +52,7 @@ int model_seed_view_write_json(FILE *out, const char *const names[],
     for (int i = 0; i < count; i++) {
         model_seed_summary s = model_seed_view_summary(views[i]);
         fprintf(out, "%s\n  {\"version\": ", i ? "," : "");
-        json_string(out, names[i]);
+        cured_json_string(out, names[i]);
         fprintf(out,
                 ", \"shared_accesses\": %llu, \"barriers\": %llu, "
                 "\"worst_bank_degree\": %u, \"tree_steps\": %d, ",
