@@ -3,13 +3,12 @@
  *
  * defines: model_counter_describe, model_counters_new, model_counters_free,
  *          model_counters_reset, model_counters_observer,
- *          model_counters_set_sass_width, model_counters_sass_width,
  *          model_counters_total, model_counters_totals, model_counters_at,
  *          model_counters_active_share, model_counters_lines,
  *          model_counters_function, model_counters_module,
  *          model_counters_complete
  */
-#include "counters.h"
+#include "counters_impl.h"
 
 #include "bank.h"
 
@@ -104,20 +103,6 @@ const model_counter_info *model_counter_describe(model_counter id)
 
 /* ------------------------------------------------------------- the state */
 
-/* Per-function rows, allocated when the function first runs. */
-typedef struct function_rows {
-    uint64_t *v;        /* ncode * MODEL_CTR_COUNT, NULL until it runs */
-    int8_t *sass_width; /* ncode overrides, NULL when there are none */
-} function_rows;
-
-struct model_counters {
-    const ptx_module *module;
-    int function;
-    int incomplete;             /* some rows could not be allocated */
-    uint64_t totals[MODEL_CTR_COUNT];
-    function_rows *rows;        /* module->nfunctions */
-};
-
 model_counters *model_counters_new(const ptx_module *module, int function)
 {
     if (module == NULL || function < 0 || function >= module->nfunctions)
@@ -141,7 +126,7 @@ void model_counters_free(model_counters *c)
         return;
     for (int f = 0; f < c->module->nfunctions; f++) {
         free(c->rows[f].v);
-        free(c->rows[f].sass_width);
+        counters_sass_free(c, f);
     }
     free(c->rows);
     free(c);
@@ -159,16 +144,14 @@ void model_counters_reset(model_counters *c)
     c->incomplete = 0;
 }
 
-/* The row of (function, pc), allocating the function's rows on first use;
- * NULL when out of range or out of host memory (then only totals count). */
-static uint64_t *row_of(model_counters *c, int function, int pc)
+uint64_t *counters_row(model_counters *c, int function, int pc)
 {
     if (function < 0 || function >= c->module->nfunctions)
         return NULL;
     const ptx_function *fn = &c->module->functions[function];
     if (pc < 0 || pc >= fn->ncode)
         return NULL;
-    function_rows *r = &c->rows[function];
+    counters_rows *r = &c->rows[function];
     if (r->v == NULL) {
         r->v = calloc((size_t)fn->ncode * MODEL_CTR_COUNT, sizeof(uint64_t));
         if (r->v == NULL) {
@@ -179,8 +162,7 @@ static uint64_t *row_of(model_counters *c, int function, int pc)
     return r->v + (size_t)pc * MODEL_CTR_COUNT;
 }
 
-/* Adds n to counter id of the row (may be NULL) and of the totals. */
-static void count(model_counters *c, uint64_t *row, model_counter id, uint64_t n)
+void counters_add(model_counters *c, uint64_t *row, model_counter id, uint64_t n)
 {
     c->totals[id] += n;
     if (row != NULL)
@@ -200,27 +182,33 @@ static unsigned popcount32(uint32_t x)
 static void on_instr(void *ctx, const model_event *e)
 {
     model_counters *c = ctx;
-    uint64_t *row = row_of(c, e->function, e->pc);
-    count(c, row, MODEL_CTR_INST, 1);
-    count(c, row, MODEL_CTR_THREAD_INST, popcount32(e->active));
-    count(c, row, MODEL_CTR_THREAD_INST_PRED_ON, popcount32(e->guard_true));
+    uint64_t *row = counters_row(c, e->function, e->pc);
+    counters_add(c, row, MODEL_CTR_INST, 1);
+    counters_add(c, row, MODEL_CTR_THREAD_INST, popcount32(e->active));
+    counters_add(c, row, MODEL_CTR_THREAD_INST_PRED_ON, popcount32(e->guard_true));
     switch (e->ins->op) {
     case PTX_OP_BRA:
     case PTX_OP_BRX:
-        count(c, row, MODEL_CTR_BRANCHES, 1);
+        counters_add(c, row, MODEL_CTR_BRANCHES, 1);
         break;
     case PTX_OP_BAR:
-        count(c, row, MODEL_CTR_BARRIERS, 1);
+        counters_add(c, row, MODEL_CTR_BARRIERS, 1);
         break;
     case PTX_OP_SHFL:
-        count(c, row, MODEL_CTR_SHUFFLES, 1);
+        counters_add(c, row, MODEL_CTR_SHUFFLES, 1);
         break;
     case PTX_OP_VOTE:
-        count(c, row, MODEL_CTR_VOTES, 1);
+        counters_add(c, row, MODEL_CTR_VOTES, 1);
         break;
     default:
         break;
     }
+    if (c->rows[e->function].sass == NULL)
+        return;                        /* PTX-level counts */
+    if (e->guard_true == 0)
+        counters_issue_idle(c, e);
+    if (e->ins->op == PTX_OP_BRA && e->ins->guard < 0 && e->active != 0)
+        counters_issue_skipped(c, e);  /* an unconditional jump */
 }
 
 /* The counters one global access of each kind feeds: instructions,
@@ -237,36 +225,36 @@ static const model_counter global_ctr[4][3] = {
 /* Counts one SASS-level piece of an access: lanes in `mask` access `size`
  * bytes at addr[l]. */
 static void count_piece(model_counters *c, uint64_t *row, const model_access *a,
-                        const uint64_t addr[32], unsigned size)
+                        const uint64_t addr[32], unsigned size, int reduction)
 {
     switch (a->space) {
     case PTX_S_SHARED: {
         if (a->kind == MODEL_ATOMIC) {
-            count(c, row, MODEL_CTR_SHARED_ATOM, 1);
+            counters_add(c, row, MODEL_CTR_SHARED_ATOM, 1);
             break;
         }
         model_shared_cost cost = model_shared_cost_of(addr, a->mask, size);
         int st = a->kind == MODEL_STORE;
-        count(c, row, st ? MODEL_CTR_SHARED_ST : MODEL_CTR_SHARED_LD, 1);
-        count(c, row, st ? MODEL_CTR_SHARED_ST_WAVEFRONTS
+        counters_add(c, row, st ? MODEL_CTR_SHARED_ST : MODEL_CTR_SHARED_LD, 1);
+        counters_add(c, row, st ? MODEL_CTR_SHARED_ST_WAVEFRONTS
                          : MODEL_CTR_SHARED_LD_WAVEFRONTS, cost.wavefronts);
-        count(c, row, st ? MODEL_CTR_SHARED_ST_CONFLICTS
+        counters_add(c, row, st ? MODEL_CTR_SHARED_ST_CONFLICTS
                          : MODEL_CTR_SHARED_LD_CONFLICTS, cost.conflicts);
         break;
     }
     case PTX_S_GLOBAL: {
         int k = a->kind == MODEL_LOAD ? 0 : a->kind == MODEL_STORE ? 1
-              : a->event->ins->op == PTX_OP_RED ? 3 : 2;
-        count(c, row, global_ctr[k][0], 1);
-        count(c, row, global_ctr[k][1], 1);
-        count(c, row, global_ctr[k][2], model_global_sectors(addr, a->mask, size));
+              : a->event->ins->op == PTX_OP_RED || reduction ? 3 : 2;
+        counters_add(c, row, global_ctr[k][0], 1);
+        counters_add(c, row, global_ctr[k][1], 1);
+        counters_add(c, row, global_ctr[k][2], model_global_sectors(addr, a->mask, size));
         break;
     }
     case PTX_S_LOCAL:
         if (a->kind == MODEL_LOAD)
-            count(c, row, MODEL_CTR_LOCAL_LD, 1);
+            counters_add(c, row, MODEL_CTR_LOCAL_LD, 1);
         else if (a->kind == MODEL_STORE)
-            count(c, row, MODEL_CTR_LOCAL_ST, 1);
+            counters_add(c, row, MODEL_CTR_LOCAL_ST, 1);
         break;
     default:
         break;
@@ -279,24 +267,18 @@ static void on_access(void *ctx, const model_access *a)
     const model_event *e = a->event;
     if (a->mask == 0)
         return;
-    uint64_t *row = row_of(c, e->function, e->pc);
-    int width = model_counters_sass_width(c, e->function, e->pc);
-    unsigned size = a->size;
-    if (width == MODEL_SASS_WIDTH_PTX || (unsigned)width == size) {
-        count_piece(c, row, a, a->addr, size);
+    uint64_t *row = counters_row(c, e->function, e->pc);
+    const model_sass_fact *f = c->rows[e->function].sass
+                                   ? counters_fact(c, e->function, e->pc) : NULL;
+    if (f == NULL) {
+        count_piece(c, row, a, a->addr, a->size, 0);
         return;
     }
-    if (width == 0)
-        return; /* folded into another instruction's access */
-    if ((unsigned)width > size) {
-        count_piece(c, row, a, a->addr, (unsigned)width);
-        return;
-    }
-    for (unsigned off = 0; off < size; off += (unsigned)width) {
+    for (unsigned k = 0; k < f->npieces; k++) {  /* none when folded */
         uint64_t addr[32];
         for (int l = 0; l < 32; l++)
-            addr[l] = a->addr[l] + off;
-        count_piece(c, row, a, addr, (unsigned)width);
+            addr[l] = a->addr[l] + (uint64_t)(int64_t)f->offset[k];
+        count_piece(c, row, a, addr, f->width[k], f->reduction);
     }
 }
 
@@ -304,9 +286,11 @@ static void on_branch(void *ctx, const model_event *e, uint32_t taken)
 {
     model_counters *c = ctx;
     if (taken != 0 && taken != e->active) {
-        uint64_t *row = row_of(c, e->function, e->pc);
-        count(c, row, MODEL_CTR_DIVERGENT_BRANCHES, 1);
+        uint64_t *row = counters_row(c, e->function, e->pc);
+        counters_add(c, row, MODEL_CTR_DIVERGENT_BRANCHES, 1);
     }
+    if (taken != 0 && taken == e->active && c->rows[e->function].skips != NULL)
+        counters_issue_skipped(c, e);
 }
 
 model_observer model_counters_observer(model_counters *c)
@@ -318,40 +302,6 @@ model_observer model_counters_observer(model_counters *c)
     o.access = on_access;
     o.branch = on_branch;
     return o;
-}
-
-/* ------------------------------------------------------ width overrides */
-
-int model_counters_set_sass_width(model_counters *c, int function, int pc,
-                                  int width)
-{
-    if (function < 0 || function >= c->module->nfunctions)
-        return -1;
-    const ptx_function *fn = &c->module->functions[function];
-    if (pc < 0 || pc >= fn->ncode || width < MODEL_SASS_WIDTH_PTX || width > 32)
-        return -1;
-    function_rows *r = &c->rows[function];
-    if (r->sass_width == NULL) {
-        if (width == MODEL_SASS_WIDTH_PTX)
-            return 0;
-        r->sass_width = malloc((size_t)fn->ncode);
-        if (r->sass_width == NULL)
-            return -1;
-        memset(r->sass_width, MODEL_SASS_WIDTH_PTX, (size_t)fn->ncode);
-    }
-    r->sass_width[pc] = (int8_t)width;
-    return 0;
-}
-
-int model_counters_sass_width(const model_counters *c, int function, int pc)
-{
-    if (function < 0 || function >= c->module->nfunctions)
-        return MODEL_SASS_WIDTH_PTX;
-    const function_rows *r = &c->rows[function];
-    if (r->sass_width == NULL || pc < 0 ||
-        pc >= c->module->functions[function].ncode)
-        return MODEL_SASS_WIDTH_PTX;
-    return r->sass_width[pc];
 }
 
 /* ------------------------------------------------------------ accessors */
@@ -451,7 +401,11 @@ int model_counters_lines(const model_counters *c, int function,
     int n = 0;
     for (int pc = 0; pc < fn->ncode; pc++) {
         const uint64_t *r = v + (size_t)pc * MODEL_CTR_COUNT;
-        if (r[MODEL_CTR_INST] == 0)
+        int used = 0;      /* counted anything, even with no PTX
+                              instruction issued (rule (2) of counters.h) */
+        for (int k = 0; k < MODEL_CTR_COUNT && !used; k++)
+            used = r[k] != 0;
+        if (!used)
             continue;
         uint16_t file;
         uint32_t line;

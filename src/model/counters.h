@@ -4,7 +4,11 @@
  * defines: model_counter, model_counter_info, model_counter_describe,
  *          model_counters, model_counters_new, model_counters_free,
  *          model_counters_reset, model_counters_observer,
+ *          model_sass_fact, model_counters_set_sass, model_counters_sass,
+ *          model_counters_set_sass_skips, model_counters_sass_skips,
  *          model_counters_set_sass_width, model_counters_sass_width,
+ *          model_counters_set_sass_label, model_counters_sass_label
+ *          (these in counters_sass.c),
  *          model_counters_total, model_counters_totals, model_counters_at,
  *          model_counters_active_share, model_counters_by,
  *          model_counters_line, model_counters_lines,
@@ -18,22 +22,50 @@
  * totals, the rows, or print them; model_counters_free(c). Several launches
  * add up until model_counters_reset.
  *
- * PTX, not SASS. The model runs the PTX nvcc emits, so every count is per
- * PTX instruction: smsp__inst_executed.sum here is "PTX warp instructions
- * issued", which differs from what ncu reports for the SASS ptxas makes
- * (ptxas adds address arithmetic and control instructions, removes others,
- * unrolls, predicates short branches). The memory counters are closer,
- * because memory instructions mostly map one to one; where ptxas merges two
- * accesses into one wider instruction (two ld.shared.f32 into one LDS.64) or
- * splits one, the width override table below says so, per PTX instruction,
- * and the memory counters follow it (a later step can fill it from
- * `cuobjdump -sass`).
+ * PTX, and SASS where it is known. The model runs the PTX nvcc emits, so
+ * smsp__inst_executed.sum here is "PTX warp instructions issued", which
+ * differs from what ncu reports for the SASS ptxas makes (ptxas adds
+ * address arithmetic and control instructions, removes others, unrolls,
+ * predicates short branches). The memory counters follow the SASS when
+ * the matcher (sass_match.h) has said, per PTX memory instruction, what
+ * ptxas made of it (model_counters_set_sass): how many SASS instructions
+ * of which widths (a merge: two ld.shared.f32 into one LDS.64; a split;
+ * an ld.global.v4 of which two components are used: two LDG.E), whether
+ * they carry a guard predicate, and which branches ptxas removed. Without
+ * that, counts are PTX-level: memory instructions mostly map one to one.
+ *
+ * Predicated SASS (the rule that makes instruction counts SASS-level).
+ * ncu counts smsp__inst_executed_op_* per warp that ISSUES a SASS
+ * instruction, also when its guard is false in every lane; requests,
+ * wavefronts and sectors count only lanes that access memory. ptxas
+ * if-converts short branches: `if (tid < s) sdata[tid] += sdata[tid + s];`
+ * is a PTX branch around two ld.shared and a st.shared, and in SASS three
+ * predicated instructions (@!P1 LDS, @!P1 LDS, @!P1 STS) that every warp
+ * reaching the loop step issues. So, for a PTX memory instruction whose
+ * SASS fact says `predicated`:
+ *  (1) a warp that executes it with no lane whose guard holds (a guarded
+ *      PTX instruction) counts one instruction per SASS piece, nothing else;
+ *  (2) a warp that jumps over it by a branch ptxas removed counts one
+ *      instruction per piece too: when a branch at pc b is taken by every
+ *      active lane of a warp (a conditional one, as the branch observer
+ *      reports it, or an unconditional one, always), each pc in b's skip
+ *      list (model_counters_set_sass_skips) counts once for that warp.
+ * The matcher builds a removed branch's skip list by walking the PTX from
+ * b + 1 to the target: predicated memory instructions whose SASS sits in
+ * the straight-line stretch of the SASS that the branch's own block falls
+ * into; through nested removed branches (their bodies are predicated too);
+ * stopping at anything a warp would not reach without a jump (a branch
+ * ptxas kept, a call, a return, a barrier, an unpredicated access). A
+ * backward branch skips nothing, so loops need no special case: each trip
+ * is one pass of the walk's region. Wavefronts, conflicts, requests and
+ * sectors of such warps stay 0.
  *
  * The conventions (bank rules in bank.h):
  *  - a memory instruction counts once per access event (model.h: one per
- *    state space its lanes resolve to) that has a lane accessing memory; a
- *    warp whose lanes are all predicated off counts in smsp__inst_executed
- *    but not in the memory counters (ncu's op_* counters do count it);
+ *    state space its lanes resolve to) that has a lane accessing memory
+ *    (once per SASS piece when the SASS is known); a warp whose lanes are
+ *    all predicated off counts in smsp__inst_executed, and in the op_*
+ *    instruction counters only by the rules above;
  *  - one request per global warp instruction (per piece when split);
  *  - divergent branches: one per conditional branch a warp executes whose
  *    active lanes do not all go the same way (0 < taken < active);
@@ -109,13 +141,65 @@ model_counters *model_counters_new(const ptx_module *module, int function);
 /* Frees the counters. NULL is fine. */
 void model_counters_free(model_counters *c);
 
-/* Zeroes every count (width overrides are kept). */
+/* Zeroes every count (SASS facts and skip lists are kept). */
 void model_counters_reset(model_counters *c);
 
 /* The observer to put in model_launch.observers. Its ctx is c. */
 model_observer model_counters_observer(model_counters *c);
 
-/* The width override: says that ptxas turned the memory instruction at
+/* ------------------------------------------------------------- SASS */
+
+#define MODEL_SASS_MAX_PIECES 8
+
+/* What ptxas made of one PTX memory instruction. A piece is one SASS
+ * memory instruction: each lane accesses width bytes at its PTX address +
+ * offset (an offset may be negative: the carrier of a merge whose other
+ * half came first). */
+typedef struct model_sass_fact {
+    uint8_t npieces;     /* SASS instructions it became; 0: folded into
+                            another PTX instruction's piece (counts nothing) */
+    uint8_t space;       /* ptx_space of the SASS instruction: SHARED, GLOBAL,
+                            LOCAL, or GENERIC for LD/ST/ATOM/RED */
+    uint8_t predicated;  /* the SASS carries a guard predicate (rules above) */
+    uint8_t reduction;   /* a RED (nothing returned): counted as global_red
+                            even where the PTX says atom */
+    int16_t offset[MODEL_SASS_MAX_PIECES];
+    uint8_t width[MODEL_SASS_MAX_PIECES];
+} model_sass_fact;
+
+/* Says what ptxas made of the memory instruction at (function, pc); a NULL
+ * fact removes it (the instruction counts as the PTX says). Returns 0, or
+ * -1 for a bad function/pc, a fact with more than MODEL_SASS_MAX_PIECES
+ * pieces or a width of 0 or over 32, or out of host memory. */
+int model_counters_set_sass(model_counters *c, int function, int pc,
+                            const model_sass_fact *fact);
+
+/* The fact at (function, pc), or NULL when there is none. */
+const model_sass_fact *model_counters_sass(const model_counters *c,
+                                           int function, int pc);
+
+/* Gives the branch at (function, pc) its skip list: the pcs of memory
+ * instructions that count one instruction per piece for every warp that
+ * jumps over them with all its active lanes (rule (2) above); n == 0
+ * removes it. The pcs must be in the function. Returns 0, or -1 for a bad
+ * function, pc or list, or out of host memory. */
+int model_counters_set_sass_skips(model_counters *c, int function, int pc,
+                                  const int32_t *pcs, int n);
+
+/* The skip list of the branch at (function, pc): its length, and the pcs
+ * in *pcs (NULL when there are none). */
+int model_counters_sass_skips(const model_counters *c, int function, int pc,
+                              const int32_t **pcs);
+
+/* Names where the facts came from ("catalogue.sass, nvdisasm -gp"), for
+ * the reports; NULL (the default) means PTX-level counts. The text is
+ * copied (truncated to 200 bytes). */
+void model_counters_set_sass_label(model_counters *c, const char *label);
+
+/* That name, or NULL when the counts are PTX-level. */
+const char *model_counters_sass_label(const model_counters *c);
+
+/* The simple form of a fact: ptxas turned the memory instruction at
  * (function, pc) into SASS accesses of `width` bytes per lane.
  *   width 0          the access is folded into another instruction's (the
  *                    other pc carries the merged width): counts nothing;
@@ -124,14 +208,16 @@ model_observer model_counters_observer(model_counters *c);
  *   width <  size    ceil(size / width) accesses of `width` bytes at the
  *                    lane's address + k * width (a split);
  * where size is the PTX access's bytes per lane. MODEL_SASS_WIDTH_PTX
- * removes the override. Returns 0, or -1 for a bad function/pc, a width
- * over 32, or out of host memory. */
+ * removes the fact. Returns 0, or -1 for a bad function/pc or one that is
+ * no memory instruction, a width over 32, more pieces than
+ * MODEL_SASS_MAX_PIECES, or out of host memory. */
 #define MODEL_SASS_WIDTH_PTX (-1)
 int model_counters_set_sass_width(model_counters *c, int function, int pc,
                                   int width);
 
-/* The override at (function, pc), MODEL_SASS_WIDTH_PTX when there is none
- * (or the function/pc is out of range). */
+/* The width of the fact at (function, pc): 0 when folded, its first
+ * piece's width otherwise, MODEL_SASS_WIDTH_PTX when there is none (or the
+ * function/pc is out of range). */
 int model_counters_sass_width(const model_counters *c, int function, int pc);
 
 /* The kernel-wide total of one counter (0 for an id out of range). */
@@ -182,7 +268,8 @@ typedef struct model_counters_line {
 } model_counters_line;
 
 /* The rows of `function` (-1: the entry) keyed by `by`, sorted by file then
- * line, only those where some instruction ran. Stores a malloc'ed array in
+ * line, only those where something was counted (an instruction ran, or a
+ * warp skipped a predicated SASS access). Stores a malloc'ed array in
  * *rows (the caller frees it; NULL when there are none) and returns the row
  * count, or -1 when out of host memory or for a bad function or by. */
 int model_counters_lines(const model_counters *c, int function,

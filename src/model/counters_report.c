@@ -11,8 +11,12 @@
 static const char *ptx_note =
     "counts are per PTX instruction as the model runs it, not per SASS "
     "instruction: smsp__inst_executed and thread counts differ from ncu's; "
-    "memory counts follow SASS where a width override says how ptxas "
-    "merged or split an access";
+    "memory counts are PTX-level (no SASS was matched)";
+static const char *sass_note =
+    "smsp__inst_executed and thread counts are per PTX instruction as the "
+    "model runs it; memory instructions, requests, wavefronts, conflicts and "
+    "sectors follow the SASS (see \"sass\"): its widths, and warps that "
+    "issue predicated SASS with no lane on";
 
 /* The columns of the per-line table: a short heading and a counter. */
 static const struct {
@@ -97,8 +101,10 @@ int model_counters_print_table(FILE *out, const model_counters *c,
 {
     const ptx_module *m = model_counters_module(c);
     const uint64_t *t = model_counters_totals(c);
-    fprintf(out, "kernel %s: model counts (PTX instructions, not SASS)\n",
-            m->functions[model_counters_function(c)].name);
+    const char *sass = model_counters_sass_label(c);
+    fprintf(out, "kernel %s: model counts (PTX instructions; memory %s)\n",
+            m->functions[model_counters_function(c)].name,
+            sass ? "instructions as the SASS issues them" : "counts PTX-level");
     for (int k = 0; k < MODEL_CTR_COUNT; k++) {
         const model_counter_info *info = model_counter_describe((model_counter)k);
         fprintf(out, "  %-58s %12llu  %s\n", info->metric,
@@ -193,7 +199,12 @@ int model_counters_write_json(FILE *out, const model_counters *c)
     fprintf(out, "{\n  \"kernel\": ");
     json_string(out, m->functions[model_counters_function(c)].name);
     fprintf(out, ",\n  \"note\": ");
-    json_string(out, ptx_note);
+    json_string(out, model_counters_sass_label(c) ? sass_note : ptx_note);
+    fprintf(out, ",\n  \"sass\": ");
+    if (model_counters_sass_label(c))
+        json_string(out, model_counters_sass_label(c));
+    else
+        fputs("null", out);
     fprintf(out, ",\n  \"complete\": %s", model_counters_complete(c) ? "true" : "false");
     fprintf(out, ",\n  \"totals\": {");
     for (int k = 0; k < MODEL_CTR_COUNT; k++) {
