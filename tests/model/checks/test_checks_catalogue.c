@@ -12,6 +12,7 @@
  */
 #include "catalogue_ptx.h"
 #include "checks.h"
+#include "test_files.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,11 +32,7 @@ static ptx_module *catalogue(void)
     const char *text = model_catalogue_ptx(&len);
     if (text == NULL)
         return NULL;
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, len, &err);
-    if (m == NULL)
-        fail_msg("catalogue.ptx: line %u: %s", err.line, err.message);
-    return m;
+    return test_parse_ptx(text, len, "catalogue.ptx");
 }
 
 /* The lines of classic.cu's warp_tail_unsafe: from its signature to the

@@ -12,6 +12,7 @@
  * races and unwritten reads are the checks observer's (checks.h).
  */
 #include "checks.h"
+#include "test_files.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,53 +27,23 @@
 // ----------------------------------------------------------------------------
 // Fixtures: files, markers, modules
 
-/* The whole of fixtures/<name> as a NUL-terminated string (caller frees). */
-static char *read_fixture(const char *name, size_t *len)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", CHECKS_FIXTURES, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return text;
-}
-
 /* The 1-based line of fixtures/<cu> that holds "PLANTED(<marker>)". */
 static uint32_t planted_line(const char *cu, const char *marker)
 {
-    char *text = read_fixture(cu, NULL);
+    char *text = test_read_file(CHECKS_FIXTURES, cu, NULL);
     char needle[96];
     snprintf(needle, sizeof needle, "PLANTED(%s)", marker);
     char *at = strstr(text, needle);
     if (at == NULL)
         fail_msg("no %s in %s", needle, cu);
-    uint32_t line = 1;
-    for (char *p = text; p < at; p++)
-        line += *p == '\n';
+    uint32_t line = test_line_number(text, at);
     free(text);
     return line;
 }
 
 static ptx_module *load_module(const char *ptx)
 {
-    size_t len;
-    char *text = read_fixture(ptx, &len);
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, len, &err);
-    free(text);
-    if (m == NULL)
-        fail_msg("%s: line %u: %s", ptx, err.line, err.message);
-    return m;
+    return test_parse_ptx_file(CHECKS_FIXTURES, ptx);
 }
 
 // ----------------------------------------------------------------------------

@@ -16,34 +16,18 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "counters.h"
 #include "seed_view.h"
+#include "test_files.h"
 
 /* ------------------------------------------------------------- running */
 
 static ptx_module *load_fixture(void)
 {
-    const char *path = SEED_FIXTURES "/seed_kernels.ptx";
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, (size_t)n, &err);
-    free(text);
-    if (m == NULL)
-        fail_msg("seed_kernels.ptx: line %u: %s", err.line, err.message);
-    return m;
+    return test_parse_ptx_file(SEED_FIXTURES, "seed_kernels.ptx");
 }
 
 /* One kernel's run: both views, filled. */

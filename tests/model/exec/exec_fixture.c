@@ -4,47 +4,20 @@
  *          xf_line_of, xf_has_finding
  */
 #include "exec_fixture.h"
+#include "test_files.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-/* The whole of fixtures/<name>, NUL-terminated (caller frees). */
-static char *read_fixture(const char *name, size_t *len)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", EXEC_FIXTURES, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return text;
-}
-
 void xf_load(exec_fixture *fx, const char *ptx)
 {
     memset(fx, 0, sizeof *fx);
-    size_t len;
-    char *text = read_fixture(ptx, &len);
-    ptx_error err;
-    fx->module = ptx_parse(text, len, &err);
-    free(text);
-    if (fx->module == NULL)
-        fail_msg("%s: line %u: %s", ptx, err.line, err.message);
+    fx->module = test_parse_ptx_file(EXEC_FIXTURES, ptx);
     fx->memory = model_memory_new();
     assert_non_null(fx->memory);
     fx->function = -1;
@@ -104,13 +77,11 @@ int xf_run(exec_fixture *fx, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 
 uint32_t xf_line_of(const char *file, const char *snippet)
 {
-    char *text = read_fixture(file, NULL);
+    char *text = test_read_file(EXEC_FIXTURES, file, NULL);
     char *at = strstr(text, snippet);
     if (at == NULL || strstr(at + 1, snippet) != NULL)
         fail_msg("'%s' is not on exactly one line of %s", snippet, file);
-    uint32_t line = 1;
-    for (char *p = text; p < at; p++)
-        line += *p == '\n';
+    uint32_t line = test_line_number(text, at);
     free(text);
     return line;
 }

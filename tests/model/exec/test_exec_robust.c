@@ -7,37 +7,18 @@
  *   ctest --test-dir build -R test_exec_robust
  */
 #include "model.h"
+#include "test_files.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 static const char *const fixtures[] = {"alu.ptx",  "atomics.ptx",  "control.ptx", "cvt.ptx",
                                        "misc.ptx", "findings.ptx", "reduce.ptx",  "warp.ptx"};
-
-static char *read_fixture(const char *name, size_t *len)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", EXEC_FIXTURES, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return text;
-}
 
 /* Runs `fn` of m with parameters made by `how` (0 zeros, 1 a small buffer,
  * 2 random bytes). */
@@ -88,13 +69,7 @@ static void test_every_kernel_survives_bad_input(void **state)
     uint64_t seed = 12345;
     int runs = 0;
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
-        size_t len;
-        char *text = read_fixture(fixtures[i], &len);
-        ptx_error err;
-        ptx_module *m = ptx_parse(text, len, &err);
-        free(text);
-        if (m == NULL)
-            fail_msg("%s: %s", fixtures[i], err.message);
+        ptx_module *m = test_parse_ptx_file(EXEC_FIXTURES, fixtures[i]);
         for (int fn = 0; fn < m->nfunctions; fn++) {
             if (!m->functions[fn].is_entry)
                 continue;

@@ -1,32 +1,31 @@
 /* ptx_fixture.c - loading and searching .ptx fixtures for the parser tests.
  *
- * defines: fixture_load, fixture_free, fixture_find, fixture_line,
- *          fixture_function, fixture_reg, fixture_symbol, fixture_index
+ * defines: fixture_load, fixture_free, fixture_find, fixture_must_find,
+ *          fixture_line, fixture_function, fixture_reg, fixture_symbol,
+ *          fixture_index
  */
 #include "ptx_fixture.h"
+#include "test_files.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cmocka.h>
+
 int fixture_load(ptx_fixture *fx, const char *name)
 {
     memset(fx, 0, sizeof *fx);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", PTX_FIXTURE_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        snprintf(fx->err.message, sizeof fx->err.message, "cannot open %.200s", path);
+    fx->text = test_read_file(PTX_FIXTURE_DIR, name, &fx->len);
+    fx->module = ptx_parse(fx->text, fx->len, &fx->err);
+    if (fx->module == NULL) {
+        fprintf(stderr, "%s: %s\n", name, fx->err.message);
         return -1;
     }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    fx->text = malloc(size > 0 ? (size_t)size : 1);
-    fx->len = fx->text ? fread(fx->text, 1, (size_t)size, f) : 0;
-    fclose(f);
-    fx->module = ptx_parse(fx->text, fx->len, &fx->err);
-    return fx->module ? 0 : -1;
+    return 0;
 }
 
 void fixture_free(ptx_fixture *fx)
@@ -78,6 +77,16 @@ const ptx_instr *fixture_find(const ptx_fixture *fx, const char *snippet,
         }
     }
     return NULL;
+}
+
+const ptx_instr *fixture_must_find(const ptx_fixture *fx, const char *snippet,
+                                   ptx_opcode op, int n, int *function)
+{
+    const ptx_instr *ins = fixture_find(fx, snippet, op, n, function);
+    if (ins == NULL)
+        fprintf(stderr, "no instruction for '%s'\n", snippet);
+    assert_non_null(ins);
+    return ins;
 }
 
 int fixture_index(const ptx_fixture *fx, int function, const ptx_instr *ins)

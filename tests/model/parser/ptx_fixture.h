@@ -2,8 +2,8 @@
  * it, and find the instruction written on the line that holds a snippet.
  *
  * defines: ptx_fixture, fixture_load, fixture_free, fixture_find,
- *          fixture_line, fixture_function, fixture_reg, fixture_symbol,
- *          fixture_index
+ *          fixture_must_find, fixture_line, fixture_function, fixture_reg,
+ *          fixture_symbol, fixture_index
  */
 #ifndef CURED_TEST_PTX_FIXTURE_H
 #define CURED_TEST_PTX_FIXTURE_H
@@ -19,9 +19,9 @@ typedef struct ptx_fixture {
     ptx_error err;
 } ptx_fixture;
 
-/* Reads PTX_FIXTURE_DIR/name and parses it. Returns 0 when both worked
- * (fx->module set), -1 when the file is missing or the parse failed
- * (fx->err says why). */
+/* Reads PTX_FIXTURE_DIR/name (failing the test when it cannot) and parses
+ * it. Returns 0 when the parse worked (fx->module set), -1 when it failed
+ * (fx->err says why, and stderr "<name>: <message>"). */
 int fixture_load(ptx_fixture *fx, const char *name);
 
 /* Frees the text and the module. */
@@ -36,6 +36,11 @@ unsigned fixture_line(const ptx_fixture *fx, const char *snippet);
  * receives its function's index when function is not NULL. */
 const ptx_instr *fixture_find(const ptx_fixture *fx, const char *snippet,
                               ptx_opcode op, int n, int *function);
+
+/* fixture_find, asserted to find one (stderr names the snippet when it
+ * does not). */
+const ptx_instr *fixture_must_find(const ptx_fixture *fx, const char *snippet,
+                                   ptx_opcode op, int n, int *function);
 
 /* The index of an instruction within its function's code. */
 int fixture_index(const ptx_fixture *fx, int function, const ptx_instr *ins);

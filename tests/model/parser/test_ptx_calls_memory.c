@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <stdio.h>
 #include <string.h>
 
 #include "ptx_fixture.h"
@@ -23,10 +22,8 @@ static int kernel, add3, store_pair, swap;
 static int setup(void **state)
 {
     (void)state;
-    if (fixture_load(&fx, "calls_memory.ptx") != 0) {
-        fprintf(stderr, "calls_memory.ptx: %s\n", fx.err.message);
+    if (fixture_load(&fx, "calls_memory.ptx") != 0)
         return -1;
-    }
     kernel = fixture_function(&fx, "sum_long");
     add3 = fixture_function(&fx, "add3");
     store_pair = fixture_function(&fx, "store_pair");
@@ -43,11 +40,7 @@ static int teardown(void **state)
 
 static const ptx_instr *must_find(const char *snippet, ptx_opcode op)
 {
-    const ptx_instr *ins = fixture_find(&fx, snippet, op, 0, NULL);
-    if (ins == NULL)
-        fprintf(stderr, "no instruction for '%s'\n", snippet);
-    assert_non_null(ins);
-    return ins;
+    return fixture_must_find(&fx, snippet, op, 0, NULL);
 }
 
 /* The n-th instruction with opcode op in function f. */

@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <stdio.h>
 #include <string.h>
 
 #include "ptx_fixture.h"
@@ -21,11 +20,7 @@ static ptx_fixture fx;
 static int setup(void **state)
 {
     (void)state;
-    if (fixture_load(&fx, "convert_math.ptx") != 0) {
-        fprintf(stderr, "convert_math.ptx: %s\n", fx.err.message);
-        return -1;
-    }
-    return 0;
+    return fixture_load(&fx, "convert_math.ptx");
 }
 
 static int teardown(void **state)
@@ -37,11 +32,7 @@ static int teardown(void **state)
 
 static const ptx_instr *must_find(const char *snippet, ptx_opcode op)
 {
-    const ptx_instr *ins = fixture_find(&fx, snippet, op, 0, NULL);
-    if (ins == NULL)
-        fprintf(stderr, "no instruction for '%s'\n", snippet);
-    assert_non_null(ins);
-    return ins;
+    return fixture_must_find(&fx, snippet, op, 0, NULL);
 }
 
 /* Checks a cvt's destination type, source type, rounding and flags. */

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <stdio.h>
 #include <string.h>
 
 #include "ptx_fixture.h"
@@ -22,11 +21,7 @@ static ptx_fixture fx;
 static int setup(void **state)
 {
     (void)state;
-    if (fixture_load(&fx, "misc_asm.ptx") != 0) {
-        fprintf(stderr, "misc_asm.ptx: %s\n", fx.err.message);
-        return -1;
-    }
-    return 0;
+    return fixture_load(&fx, "misc_asm.ptx");
 }
 
 static int teardown(void **state)
@@ -38,11 +33,7 @@ static int teardown(void **state)
 
 static const ptx_instr *nth(const char *snippet, ptx_opcode op, int n)
 {
-    const ptx_instr *ins = fixture_find(&fx, snippet, op, n, NULL);
-    if (ins == NULL)
-        fprintf(stderr, "no instruction for '%s'\n", snippet);
-    assert_non_null(ins);
-    return ins;
+    return fixture_must_find(&fx, snippet, op, n, NULL);
 }
 
 static const ptx_instr *must_find(const char *snippet, ptx_opcode op)

@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <stdio.h>
 #include <string.h>
 
 #include "ptx_fixture.h"
@@ -21,14 +20,9 @@ static ptx_fixture warp, atomics;
 static int setup(void **state)
 {
     (void)state;
-    if (fixture_load(&warp, "warp_ops.ptx") != 0) {
-        fprintf(stderr, "warp_ops.ptx: %s\n", warp.err.message);
+    if (fixture_load(&warp, "warp_ops.ptx") != 0 ||
+        fixture_load(&atomics, "atomics.ptx") != 0)
         return -1;
-    }
-    if (fixture_load(&atomics, "atomics.ptx") != 0) {
-        fprintf(stderr, "atomics.ptx: %s\n", atomics.err.message);
-        return -1;
-    }
     return 0;
 }
 
@@ -44,11 +38,7 @@ static int teardown(void **state)
 static const ptx_instr *must_find(const ptx_fixture *fx, const char *snippet,
                                   ptx_opcode op, int *function)
 {
-    const ptx_instr *ins = fixture_find(fx, snippet, op, 0, function);
-    if (ins == NULL)
-        fprintf(stderr, "no instruction for '%s'\n", snippet);
-    assert_non_null(ins);
-    return ins;
+    return fixture_must_find(fx, snippet, op, 0, function);
 }
 
 static void module_header_and_kernel_params(void **state)
