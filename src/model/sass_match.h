@@ -1,0 +1,87 @@
+/* sass_match.h - pairs a kernel's SASS with the PTX the model runs, and
+ * tells the counters what ptxas made of each memory instruction and branch.
+ *
+ * defines: model_sass_mode, model_sass_note, model_sass_summary,
+ *          model_sass_apply, model_sass_summary_free, model_sass_mode_name
+ *
+ * Matching. Each SASS instruction carries a line (sass.h). With
+ * `nvdisasm -gp` it is the PTX line it came from: the match is exact, one
+ * PTX instruction per line. With `-g`/`-gi` it is a source line, shared by
+ * several PTX instructions: on each line, loads, stores and atomics of each
+ * state space are paired in order when the counts agree, and a line whose
+ * SASS accesses all look alike (one width, all or none predicated) gives
+ * that to each of its PTX accesses; anything else is a note, not a guess.
+ * What a PTX memory instruction becomes (model_sass_fact, counters.h):
+ *  - its SASS twins are the loads/stores/atomics on its line; copies of one
+ *    width equal to the PTX access (ptxas duplicates code for converged and
+ *    divergent warps) are one piece;
+ *  - twins wider than the PTX access: a merge, this instruction carries it;
+ *  - no twin, and a neighbour of the same kind on the same address register
+ *    carries a piece that covers this one's bytes: folded (counts nothing);
+ *  - twins narrower than the access: a split, or a vector load with unused
+ *    components (ld.global.v4.f32 of which two are used: two LDG.E); the
+ *    pieces' offsets come from the SASS address immediates;
+ *  - predicated when every twin carries a guard predicate; a RED twin makes
+ *    an atom a reduction.
+ * A PTX branch with no SASS jump on its line (BRA, EXIT, ...) was removed:
+ * if-conversion. Its skip list (counters.h, rule (2)) is built by walking
+ * the PTX from the branch to its target: predicated accesses whose SASS
+ * lies in the same SASS straight-line stretch as the SASS of the branch's
+ * own basic block (the instructions just before it), through nested
+ * removed branches, up to the first thing a warp would not reach without a
+ * jump.
+ */
+#ifndef CURED_MODEL_SASS_MATCH_H
+#define CURED_MODEL_SASS_MATCH_H
+
+#include "counters.h"
+#include "sass.h"
+
+/* How the SASS's lines were read. */
+typedef enum model_sass_mode {
+    MODEL_SASS_NONE = 0,        /* no usable lines: counts stay PTX-level */
+    MODEL_SASS_BY_PTX_LINE,     /* nvdisasm -gp: exact */
+    MODEL_SASS_BY_SOURCE_LINE   /* nvdisasm -g / -gi */
+} model_sass_mode;
+
+/* One thing the matcher could not decide, or decided with a caveat. */
+typedef struct model_sass_note {
+    int function;
+    int pc;                     /* -1 when about the whole function */
+    uint32_t ptx_line;          /* 0 when not about one instruction */
+    char text[200];
+} model_sass_note;
+
+#define MODEL_SASS_MAX_NOTES 64
+
+/* What model_sass_apply did. */
+typedef struct model_sass_summary {
+    model_sass_mode mode;
+    int functions;              /* PTX functions matched with SASS */
+    int memory;                 /* PTX memory instructions given a fact */
+    int predicated;             /* of them: predicated in the SASS */
+    int reshaped;               /* of them: merged, folded, split, narrowed */
+    int removed_branches;       /* PTX branches ptxas removed */
+    int skip_lists;             /* of them: with a skip list */
+    model_sass_note *notes;     /* at most MODEL_SASS_MAX_NOTES */
+    int nnotes;
+    int notes_left_out;         /* notes past the cap */
+} model_sass_summary;
+
+/* Matches `sass` with the PTX of `module`'s function `entry` and of every
+ * non-entry function of the module (what the entry may call), and sets
+ * the facts and skip lists in c (which must count that module). Functions
+ * the SASS does not have are left PTX-level, with a note. Fills *out (free
+ * it with model_sass_summary_free). Returns 0, or -1 when out of host
+ * memory (c may then hold part of the facts). */
+int model_sass_apply(const ptx_module *module, int entry,
+                     const sass_module *sass, model_counters *c,
+                     model_sass_summary *out);
+
+/* Frees the summary's notes and zeroes it. */
+void model_sass_summary_free(model_sass_summary *s);
+
+/* "PTX lines", "source lines", "none". */
+const char *model_sass_mode_name(model_sass_mode mode);
+
+#endif /* CURED_MODEL_SASS_MATCH_H */

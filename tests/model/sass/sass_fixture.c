@@ -1,0 +1,126 @@
+/* sass_fixture.c - the SASS tests' fixtures and runs (sass_fixture.h).
+ *
+ * defines: fixture_text, fixture_ptx, fixture_sass, fixture_run
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sass_fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *fixture_text(const char *name, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", SASS_FIXTURES, name);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    text[n] = '\0';
+    *len = (size_t)n;
+    return text;
+}
+
+ptx_module *fixture_ptx(const char *name)
+{
+    size_t len;
+    char *text = fixture_text(name, &len);
+    ptx_error err;
+    ptx_module *m = ptx_parse(text, len, &err);
+    free(text);
+    if (m == NULL)
+        fail_msg("%s: %s", name, err.message);
+    return m;
+}
+
+sass_module *fixture_sass(const char *name)
+{
+    size_t len;
+    char *text = fixture_text(name, &len);
+    sass_error err;
+    sass_module *s = sass_parse(text, len, &err);
+    free(text);
+    if (s == NULL)
+        fail_msg("%s: %s", name, err.message);
+    return s;
+}
+
+model_counters *fixture_run(const ptx_module *m, const sass_module *sass,
+                            const fixture_launch *l,
+                            model_sass_summary *summary)
+{
+    int fn = ptx_find_function(m, l->entry);
+    if (fn < 0)
+        fail_msg("no entry %s", l->entry);
+    model_counters *c = model_counters_new(m, fn);
+    assert_non_null(c);
+    if (sass != NULL) {
+        model_sass_summary s;
+        assert_int_equal(model_sass_apply(m, fn, sass, c, &s), 0);
+        for (int i = 0; i < s.nnotes; i++)
+            print_error("%s: note at PTX line %u: %s\n", l->entry,
+                        s.notes[i].ptx_line, s.notes[i].text);
+        assert_int_equal(s.nnotes, 0);
+        assert_int_equal(s.mode, MODEL_SASS_BY_PTX_LINE);
+        if (summary != NULL)
+            *summary = s;
+        else
+            model_sass_summary_free(&s);
+    }
+    model_memory *mem = model_memory_new();
+    assert_non_null(mem);
+    model_buffer *in = model_memory_alloc(mem, "in", (uint64_t)l->n * 4, 1);
+    model_buffer *out = model_memory_alloc(mem, "out",
+                                           (uint64_t)l->grid * l->block * 4, 1);
+    assert_non_null(in);
+    assert_non_null(out);
+    for (uint32_t i = 0; i < l->n; i++) {
+        float one = 1.0f;
+        memcpy(in->data + 4 * (size_t)i, &one, 4);
+    }
+    uint8_t params[24];
+    memset(params, 0, sizeof params);
+    memcpy(params, &in->addr, 8);
+    memcpy(params + 8, &out->addr, 8);
+    uint64_t n64 = l->n;
+    uint32_t n32 = l->n;
+    if (l->n_is_u64)
+        memcpy(params + 16, &n64, 8);
+    else
+        memcpy(params + 16, &n32, 4);
+    model_observer obs[1] = {model_counters_observer(c)};
+    model_launch launch;
+    memset(&launch, 0, sizeof launch);
+    launch.module = m;
+    launch.function = fn;
+    launch.grid = (model_dim3){l->grid, 1, 1};
+    launch.block = (model_dim3){l->block, 1, 1};
+    launch.dynamic_shared_bytes = l->dynamic_shared;
+    launch.params = params;
+    launch.params_size = m->functions[fn].param_bytes;
+    launch.memory = mem;
+    launch.observers = obs;
+    launch.nobservers = 1;
+    model_result res;
+    memset(&res, 0, sizeof res);
+    assert_int_equal(model_run(&launch, &res), 0);
+    for (int i = 0; i < res.findings.count; i++)
+        print_error("%s: finding: %s\n", l->entry, res.findings.items[i].message);
+    assert_int_equal(res.findings.errors, 0);
+    assert_true(res.completed);
+    model_findings_clear(&res.findings);
+    model_memory_free(mem);
+    return c;
+}
