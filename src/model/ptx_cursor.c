@@ -1,7 +1,8 @@
 /* ptx_cursor.c - the parser's walk over the token array, and its errors.
  *
  * defines: ptx_peek, ptx_next, ptx_text, ptx_is_word, ptx_is_punct,
- *          ptx_expect, ptx_fail, ptx_show_len, ptx_describe
+ *          ptx_is_directive, ptx_expect, ptx_fail, ptx_fail_expected,
+ *          ptx_show_len, ptx_describe
  */
 #include "ptx_parser.h"
 #include "ptx_util.h"
@@ -47,6 +48,11 @@ int ptx_is_punct(const ptx_token *t, char c)
     return t->kind == PTX_TOK_PUNCT && t->punct == c;
 }
 
+int ptx_is_directive(const ptx_parser *p, const ptx_token *t)
+{
+    return t->kind == PTX_TOK_WORD && t->len > 1 && ptx_text(p, t)[0] == '.';
+}
+
 int ptx_show_len(const ptx_token *t)
 {
     return t->len > PTX_SHOW_MAX ? PTX_SHOW_MAX : (int)t->len;
@@ -71,6 +77,13 @@ int ptx_expect(ptx_parser *p, char c, const char *context)
     char found[80];
     ptx_describe(p, t, found, sizeof found);
     return ptx_fail(p, t, "expected '%c' %s, found %s", c, context, found);
+}
+
+int ptx_fail_expected(ptx_parser *p, const ptx_token *t, const char *what)
+{
+    char found[80];
+    ptx_describe(p, t, found, sizeof found);
+    return ptx_fail(p, t, "expected %s, found %s", what, found);
 }
 
 int ptx_fail(ptx_parser *p, const ptx_token *t, const char *fmt, ...)

@@ -36,12 +36,6 @@ typedef struct init_values {
     size_t count, cap;
 } init_values;
 
-/* 1 when t is a word starting with '.' (a directive or declaration word). */
-static int is_directive(const ptx_parser *p, const ptx_token *t)
-{
-    return t->kind == PTX_TOK_WORD && t->len > 1 && ptx_text(p, t)[0] == '.';
-}
-
 /* Parses `.align N` (the .align word at the cursor) into *align. */
 static int parse_align(ptx_parser *p, uint32_t *align)
 {
@@ -63,7 +57,7 @@ static int parse_attrs(ptx_parser *p, decl_attrs *a)
     a->vec = 1;
     a->first = ptx_peek(p, 0);
     int ptr_space_seen = 0;
-    while (is_directive(p, ptx_peek(p, 0))) {
+    while (ptx_is_directive(p, ptx_peek(p, 0))) {
         const ptx_token *t = ptx_peek(p, 0);
         const char *w = ptx_text(p, t) + 1;
         size_t n = t->len - 1;
@@ -119,7 +113,7 @@ static int parse_attrs(ptx_parser *p, decl_attrs *a)
 static int parse_name(ptx_parser *p, const ptx_token **name, const char *what)
 {
     const ptx_token *t = ptx_peek(p, 0);
-    if (t->kind != PTX_TOK_WORD || is_directive(p, t)) {
+    if (t->kind != PTX_TOK_WORD || ptx_is_directive(p, t)) {
         char found[80];
         ptx_describe(p, t, found, sizeof found);
         return ptx_fail(p, t, "expected %s name, found %s", what, found);
@@ -186,11 +180,8 @@ static int parse_init_value(ptx_parser *p, ptx_type type, init_values *vals)
     if (t->kind == PTX_TOK_WORD)
         return ptx_fail(p, t, "address initialisers ('%.*s') are not supported",
                         ptx_show_len(t), ptx_text(p, t));
-    if (t->kind != PTX_TOK_NUMBER) {
-        char found[80];
-        ptx_describe(p, t, found, sizeof found);
-        return ptx_fail(p, t, "expected an initialiser value, found %s", found);
-    }
+    if (t->kind != PTX_TOK_NUMBER)
+        return ptx_fail_expected(p, t, "an initialiser value");
     ptx_next(p);
     ptx_number num;
     uint64_t bits;

@@ -230,11 +230,8 @@ static int parse_immediate(ptx_parser *p, ptx_type type, int64_t *imm)
         ptx_next(p);
     }
     const ptx_token *t = ptx_peek(p, 0);
-    if (t->kind != PTX_TOK_NUMBER) {
-        char found[80];
-        ptx_describe(p, t, found, sizeof found);
-        return ptx_fail(p, t, "expected a number after '-', found %s", found);
-    }
+    if (t->kind != PTX_TOK_NUMBER)
+        return ptx_fail_expected(p, t, "a number after '-'");
     ptx_next(p);
     ptx_number num;
     uint64_t bits;

@@ -3,9 +3,11 @@
  *
  * defines: ptx_parser, ptx_scope (names with nested scopes), ptx_number,
  *          the token cursor (ptx_cursor.c), name tables (ptx_names.c),
- *          module building (ptx_module.c), declarations (ptx_decl.c),
- *          operands (ptx_operand.c), instructions (ptx_instr.c) and the
- *          final resolution and layout (ptx_layout.c)
+ *          module building (ptx_module.c), directives (ptx_directive.c),
+ *          function headers (ptx_function.c) and bodies (ptx_body.c),
+ *          declarations (ptx_decl.c), operands (ptx_operand.c),
+ *          instructions (ptx_instr.c) and the final
+ *          resolution and layout (ptx_layout.c)
  *
  * Parsing is one pass over the token array. Names are resolved as they are
  * met (PTX declares before use), except branch targets and call targets,
@@ -129,6 +131,8 @@ const char *ptx_text(const ptx_parser *p, const ptx_token *t);
 int ptx_is_word(const ptx_parser *p, const ptx_token *t, const char *word);
 /* 1 when t is the punctuation character c. */
 int ptx_is_punct(const ptx_token *t, char c);
+/* 1 when t is a word starting with '.' (a directive). */
+int ptx_is_directive(const ptx_parser *p, const ptx_token *t);
 /* Consumes punctuation c or fails naming `context` and what was found. */
 int ptx_expect(ptx_parser *p, char c, const char *context);
 /* Records the error "line N: <message>" at token t. Returns -1. */
@@ -137,6 +141,8 @@ int ptx_fail(ptx_parser *p, const ptx_token *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* Records the error "expected <what>, found <t described>". Returns -1. */
+int ptx_fail_expected(ptx_parser *p, const ptx_token *t, const char *what);
 /* How a token is quoted in messages: printf "%.*s" with these two. */
 int ptx_show_len(const ptx_token *t);
 /* A short description of a token for "expected X, found Y" messages. */
@@ -220,6 +226,37 @@ int ptx_parse_var_decl(ptx_parser *p, int is_extern);
  * `.param .u64 .ptr .global .align 1 name`, `.param .align 8 .b8 p[16]`
  * (stops before ',' or ')'); *symbol receives its index. */
 int ptx_parse_param(ptx_parser *p, int32_t function, int32_t *symbol);
+
+/* ------------------------------------ directives (ptx_directive.c) */
+
+/* A directive that stands alone at module scope (.version, .target,
+ * .address_size, .file, .section, .loc, .pragma) at the cursor: parses it
+ * and returns 0, or -1 after an error; returns 1, consuming nothing, when
+ * the token at the cursor is none of them. */
+int ptx_parse_module_directive(ptx_parser *p);
+/* `.loc file line [col] {, function_name label[+N] | , inlined_at f l c}`
+ * after the .loc word. The instructions that follow get the innermost
+ * location; their site is the outermost caller, found by following
+ * inlined_at through the recent .loc lines (nvcc emits a chain, outermost
+ * first). */
+int ptx_parse_loc(ptx_parser *p);
+/* `"nounroll"{, "..."};` after the .pragma word (skipped). */
+int ptx_skip_pragma(ptx_parser *p);
+/* An integer in [lo, hi] at the cursor, for a directive; `what` names it
+ * in the error. */
+int ptx_parse_bounded(ptx_parser *p, const char *what, int64_t lo, int64_t hi,
+                      int64_t *value);
+
+/* ------------------------ functions (ptx_function.c, ptx_body.c) */
+
+/* `.entry name (params) ... { body }` or `.func (rets) name (params) ...`,
+ * a definition or a prototype ending in ';'. The keyword is at the cursor.
+ * A prototype may come before or after the definition; the definition's
+ * parameters are the ones kept. */
+int ptx_parse_function(ptx_parser *p, int is_extern, int is_visible);
+/* The current function's body after its '{' (at the cursor), through the
+ * matching '}'. */
+int ptx_parse_body(ptx_parser *p);
 
 /* ----------------------------------------- operands (ptx_operand.c) */
 
