@@ -6,8 +6,8 @@
  *          module building (ptx_module.c), directives (ptx_directive.c),
  *          function headers (ptx_function.c) and bodies (ptx_body.c),
  *          declarations (ptx_decl.c), operands (ptx_operand.c),
- *          instructions (ptx_instr.c) and the final
- *          resolution and layout (ptx_layout.c)
+ *          instructions (ptx_instr.c, ptx_instr_operands.c) and the
+ *          final resolution and layout (ptx_layout.c)
  *
  * Parsing is one pass over the token array. Names are resolved as they are
  * met (PTX declares before use), except branch targets and call targets,
