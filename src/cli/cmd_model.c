@@ -19,6 +19,7 @@
 #include "model_options.h"
 #include "model_output.h"
 #include "model_params.h"
+#include "model_sass.h"
 #include "model_seed_table.h"
 #include "model_source.h"
 #include "seed_view.h"
@@ -33,6 +34,7 @@
 /* Everything one run holds, freed by run_free. */
 typedef struct model_run_state {
     cli_source src;
+    cli_sass sass;                   /* the SASS the counts follow, if any */
     int function;
     char entry[512];
     model_launch launch;
@@ -54,6 +56,7 @@ static void run_free(model_run_state *r)
     model_findings_clear(&r->result.findings);
     free(r->params);
     model_memory_free(r->memory);
+    cli_sass_free(&r->sass);
     cli_source_free(&r->src);
 }
 
@@ -135,8 +138,10 @@ static int load_catalogue(const cli_model_options *o, model_run_state *r,
 static int load_file(const cli_model_options *o, model_run_state *r)
 {
     char err[1400];
+    cli_sass *sass = o->no_sass || o->sass_path ? NULL : &r->sass;
     int rc = o->ptx_path ? cli_source_ptx_file(&r->src, o->ptx_path, err, sizeof err)
-                         : cli_source_cu_file(&r->src, o->cu_path, err, sizeof err);
+                         : cli_source_cu_file(&r->src, o->cu_path, sass, err,
+                                              sizeof err);
     if (rc != 0 || cli_source_parse(&r->src, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
     r->function = pick_entry(r->src.module, o->entry, r->src.label);
@@ -148,6 +153,24 @@ static int load_file(const cli_model_options *o, model_run_state *r)
     r->launch.block = req[0] ? (model_dim3){req[0], req[1] ? req[1] : 1,
                                             req[2] ? req[2] : 1}
                              : (model_dim3){32, 1, 1};
+    return 0;
+}
+
+/* The SASS the counts follow: --sass FILE, the catalogue's embedded SASS,
+ * a --cu kernel's (load_file made it), or none (--no-sass, or --ptx
+ * without --sass). Returns 0 or 2 after a line on stderr. */
+static int load_sass(const cli_model_options *o, model_run_state *r)
+{
+    char err[1200];
+    if (o->no_sass)
+        cli_sass_none(&r->sass, "--no-sass");
+    else if (o->sass_path) {
+        if (cli_sass_file(&r->sass, o->sass_path, err, sizeof err) != 0)
+            return cli_fail(CMD, "%s", err);
+    } else if (o->kernel)
+        cli_sass_catalogue(&r->sass);
+    else if (o->ptx_path)
+        cli_sass_none(&r->sass, "--ptx without --sass FILE");
     return 0;
 }
 
@@ -205,6 +228,7 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
            l->block.x, l->block.y, l->block.z, l->dynamic_shared_bytes,
            (unsigned long long)r->result.warp_instructions,
            r->result.completed ? "completed" : "did not complete");
+    cli_sass_print(stdout, &r->sass, r->src.module);
     putchar('\n');
     model_counters_print_table(stdout, r->counters, MODEL_BY_SOURCE);
     if (r->seed_view) {
@@ -256,6 +280,8 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
            (unsigned long long)r->result.warp_instructions,
            (unsigned long long)r->result.thread_instructions);
     model_counters_write_json(stdout, r->counters);
+    printf(",\n  \"sass\": ");
+    cli_sass_json(stdout, &r->sass, r->src.module);
     if (r->seed_view) {
         const char *name = o->kernel ? o->kernel : r->entry;
         const model_seed_view *views[1] = {r->seed_view};
@@ -299,6 +325,8 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     int rc = o->kernel ? load_catalogue(o, r, specs, &nspecs) : load_file(o, r);
     if (rc != 0)
         return rc;
+    if ((rc = load_sass(o, r)) != 0)
+        return rc;
     if (o->have_grid)
         r->launch.grid = o->grid;
     if (o->have_block)
@@ -320,6 +348,9 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     r->checks = model_checks_new(&r->check_findings);
     if (r->counters == NULL || r->checks == NULL)
         return cli_fail(CMD, "out of memory");
+    if (cli_sass_apply(&r->sass, r->src.module, r->function, r->counters, err,
+                       sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
     model_observer observers[3] = {model_counters_observer(r->counters),
                                    model_checks_observer(r->checks)};
     int nobservers = 2;

@@ -30,6 +30,11 @@ void cli_model_usage(FILE *out)
 "  --ptx FILE           a PTX file (nvcc -arch=sm_90 -ptx -lineinfo)\n"
 "  --cu FILE            a CUDA file, compiled to PTX with nvcc first\n"
 "  --entry NAME         the kernel entry (needed when the module has several)\n"
+"  --sass FILE          the kernel's SASS, `nvdisasm -gp -c` of a cubin from\n"
+"                       `ptxas -arch=sm_90 -lineinfo` of the same PTX (or -g):\n"
+"                       memory counts follow it (the catalogue and --cu get\n"
+"                       theirs when the tools exist)\n"
+"  --no-sass            count by the PTX alone\n"
 "launch:\n"
 "  --grid X[,Y,Z]       blocks (catalogue: from n and the block; else 1)\n"
 "  --block X[,Y,Z]      threads per block (catalogue: 256; else 32)\n"
@@ -99,7 +104,7 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
-    OPT_SEED_VIEW, OPT_SEED_TABLE, OPT_JSON, OPT_STRICT
+    OPT_SEED_VIEW, OPT_SEED_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS
 };
 
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
@@ -110,6 +115,8 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         {"ptx", required_argument, NULL, OPT_PTX},
         {"cu", required_argument, NULL, OPT_CU},
         {"entry", required_argument, NULL, 'e'},
+        {"sass", required_argument, NULL, OPT_SASS},
+        {"no-sass", no_argument, NULL, OPT_NO_SASS},
         {"grid", required_argument, NULL, 'g'},
         {"block", required_argument, NULL, 'b'},
         {"shared", required_argument, NULL, OPT_SHARED},
@@ -140,6 +147,8 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         case OPT_PTX: o->ptx_path = optarg; break;
         case OPT_CU: o->cu_path = optarg; break;
         case 'e': o->entry = optarg; break;
+        case OPT_SASS: o->sass_path = optarg; break;
+        case OPT_NO_SASS: o->no_sass = 1; break;
         case 'g':
             if (cli_dim3_parse(optarg, "--grid", &o->grid, err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
@@ -233,10 +242,15 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         return CLI_MODEL_PARSE_ERROR;
     }
 
+    if (o->sass_path && o->no_sass) {
+        snprintf(err, cap, "--sass and --no-sass: one or the other");
+        return CLI_MODEL_PARSE_ERROR;
+    }
     if (o->seed_table) {
-        if (o->kernel || o->ptx_path || o->cu_path || o->nargs || o->have_n) {
+        if (o->kernel || o->ptx_path || o->cu_path || o->nargs || o->have_n ||
+            o->sass_path) {
             snprintf(err, cap, "--seed-table runs its own four kernels: it takes "
-                     "no KERNEL, --ptx, --cu, --arg or --n");
+                     "no KERNEL, --ptx, --cu, --arg, --n or --sass");
             return CLI_MODEL_PARSE_ERROR;
         }
         return CLI_MODEL_PARSE_OK;

@@ -29,6 +29,8 @@ typedef struct cli_model_options {
     const char *ptx_path;    /* --ptx */
     const char *cu_path;     /* --cu */
     const char *entry;       /* --entry */
+    const char *sass_path;   /* --sass: nvdisasm -gp text of the kernel */
+    int no_sass;             /* --no-sass: PTX-level counts */
     const char *dtype;       /* --dtype, default "f32" */
     int have_grid, have_block, have_shared;
     model_dim3 grid, block;

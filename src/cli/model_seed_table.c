@@ -6,7 +6,8 @@
  *
  * Nothing is special-cased: each row is the catalogue kernel's own PTX run
  * on 64 values by one block of 64 threads (two warps), counted by the
- * observers every `cured model` run has.
+ * observers every `cured model` run has, the hardware view following the
+ * catalogue's SASS where the build embeds it.
  */
 #include "model_seed_table.h"
 
@@ -18,6 +19,7 @@
 #include "model_catalogue.h"
 #include "model_output.h"
 #include "model_params.h"
+#include "model_sass.h"
 #include "model_source.h"
 #include "seed_view.h"
 
@@ -63,9 +65,9 @@ typedef struct seed_run {
     int completed;
 } seed_run;
 
-/* Runs kernel k of the table on module m into *run. Returns 0, or 2 after a
- * line on stderr. */
-static int run_version(const ptx_module *m, int k, seed_run *run)
+/* Runs kernel k of the table on module m into *run, its counters following
+ * sass when there is one. Returns 0, or 2 after a line on stderr. */
+static int run_version(const ptx_module *m, int k, cli_sass *sass, seed_run *run)
 {
     char err[512];
     int kernel, rc = 2;
@@ -92,6 +94,10 @@ static int run_version(const ptx_module *m, int k, seed_run *run)
     }
     if (cli_args_bind(m, function, plan.args, plan.nargs, memory, &params,
                       &params_size, err, sizeof err) != 0) {
+        cli_fail(CMD, "--seed-table, %s: %s", kernels[k], err);
+        goto done;
+    }
+    if (cli_sass_apply(sass, m, function, run->counters, err, sizeof err) != 0) {
         cli_fail(CMD, "--seed-table, %s: %s", kernels[k], err);
         goto done;
     }
@@ -126,7 +132,7 @@ done:
 
 /* The text report: the page's table, then the hardware view. */
 static void print_text(const seed_run runs[VERSIONS], const ptx_module *m,
-                       const cli_source *src)
+                       const cli_source *src, const cli_sass *sass)
 {
     const model_seed_view *views[VERSIONS];
     for (int k = 0; k < VERSIONS; k++)
@@ -136,7 +142,13 @@ static void print_text(const seed_run runs[VERSIONS], const ptx_module *m,
     model_seed_view_print_table(stdout, labels, views, VERSIONS);
 
     printf("\nThe hardware view of the same runs (warp-level instructions, as "
-           "Nsight Compute counts them; barriers per warp):\n\n| version |");
+           "Nsight Compute counts them; barriers per warp):\n");
+    if (sass->applied)
+        printf("memory instruction counts follow the SASS (%s)\n", sass->label);
+    else
+        printf("memory instruction counts are PTX-level (no SASS: %s)\n",
+               sass->missing);
+    printf("\n| version |");
     for (int c = 0; c < HW_COLUMNS; c++)
         printf(" %s |", hw_columns[c].head);
     printf("\n|---|");
@@ -160,7 +172,7 @@ static void print_text(const seed_run runs[VERSIONS], const ptx_module *m,
 
 /* The JSON report: {"n", "block", "seed_view": [...], "hardware": [...]}. */
 static void print_json(const seed_run runs[VERSIONS], const ptx_module *m,
-                       const cli_source *src)
+                       const cli_source *src, const cli_sass *sass)
 {
     const model_seed_view *views[VERSIONS];
     for (int k = 0; k < VERSIONS; k++)
@@ -168,6 +180,8 @@ static void print_json(const seed_run runs[VERSIONS], const ptx_module *m,
     printf("{\n  \"n\": %d,\n  \"block\": %d,\n  \"dtype\": \"f32\",\n"
            "  \"seed_view\": ", SEED_N, SEED_BLOCK);
     model_seed_view_write_json(stdout, labels, views, VERSIONS);
+    printf(",\n  \"sass\": ");
+    cli_sass_json(stdout, sass, m);
     printf(",\n  \"hardware\": [");
     for (int k = 0; k < VERSIONS; k++) {
         printf("%s\n    {\"version\": ", k ? "," : "");
@@ -199,17 +213,19 @@ int cli_model_seed_table(int json)
     }
     seed_run runs[VERSIONS];
     memset(runs, 0, sizeof runs);
+    cli_sass sass;
+    cli_sass_catalogue(&sass);
     int status = 0;
     for (int k = 0; k < VERSIONS && status == 0; k++)
-        status = run_version(src.module, k, &runs[k]);
+        status = run_version(src.module, k, &sass, &runs[k]);
     if (status == 0) {
         for (int k = 0; k < VERSIONS; k++)
             if (runs[k].findings.errors > 0 || !runs[k].completed)
                 status = 1;
         if (json)
-            print_json(runs, src.module, &src);
+            print_json(runs, src.module, &src, &sass);
         else
-            print_text(runs, src.module, &src);
+            print_text(runs, src.module, &src, &sass);
     }
     for (int k = 0; k < VERSIONS; k++) {
         model_seed_view_free(runs[k].view);
@@ -217,6 +233,7 @@ int cli_model_seed_table(int json)
         model_findings_clear(&runs[k].findings);
         model_findings_clear(&runs[k].checks);
     }
+    cli_sass_free(&sass);
     cli_source_free(&src);
     return status;
 }

@@ -8,13 +8,12 @@
 #include "model_source.h"
 
 #include "catalogue_ptx.h"
+#include "model_tools.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 int cli_source_catalogue(cli_source *src, char *err, size_t cap)
@@ -34,76 +33,21 @@ int cli_source_ptx_file(cli_source *src, const char *path, char *err, size_t cap
 {
     memset(src, 0, sizeof *src);
     snprintf(src->label, sizeof src->label, "%s", path);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        snprintf(err, cap, "cannot read '%s': %s", path, strerror(errno));
+    char *text;
+    if (cli_read_file(path, &text, &src->len, err, cap) != 0)
         return -1;
-    }
-    size_t len = 0, capacity = 1 << 16;
-    char *text = malloc(capacity);
-    while (text != NULL) {
-        len += fread(text + len, 1, capacity - len - 1, f);
-        if (len + 1 < capacity)
-            break;
-        capacity *= 2;
-        char *grown = realloc(text, capacity);
-        if (grown == NULL)
-            free(text);
-        text = grown;
-    }
-    int failed = text == NULL || ferror(f);
-    fclose(f);
-    if (failed) {
-        free(text);
-        snprintf(err, cap, "cannot read '%s'", path);
-        return -1;
-    }
-    text[len] = '\0';
     src->owned = text;
     src->text = text;
-    src->len = len;
     return 0;
 }
 
 int cli_find_nvcc(char *out, size_t cap)
 {
-    const char *path = getenv("PATH");
-    while (path != NULL && *path) {
-        size_t n = strcspn(path, ":");
-        if (n > 0 && (size_t)snprintf(out, cap, "%.*s/nvcc", (int)n, path) < cap &&
-            access(out, X_OK) == 0)
-            return 0;
-        path += n + (path[n] == ':');
-    }
-    if ((size_t)snprintf(out, cap, "/usr/local/cuda/bin/nvcc") < cap &&
-        access(out, X_OK) == 0)
-        return 0;
-    return -1;
+    return cli_find_tool("nvcc", NULL, out, cap);
 }
 
-/* Runs argv (argv[0] a path) and waits. Returns its exit status, or -1 when
- * it could not be started or was killed. */
-static int run_program(char *const argv[])
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        /* nvcc's messages belong on stderr with ours; stdout is for data. */
-        dup2(STDERR_FILENO, STDOUT_FILENO);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-int cli_source_cu_file(cli_source *src, const char *path, char *err, size_t cap)
+int cli_source_cu_file(cli_source *src, const char *path, cli_sass *sass,
+                       char *err, size_t cap)
 {
     memset(src, 0, sizeof *src);
     char nvcc[1024];
@@ -130,7 +74,7 @@ int cli_source_cu_file(cli_source *src, const char *path, char *err, size_t cap)
     char *argv[] = {nvcc, "-arch=sm_90", "-ptx", "-lineinfo", "-o", ptx,
                     (char *)path, NULL};
     fprintf(stderr, "cured model: %s -arch=sm_90 -ptx -lineinfo %s\n", nvcc, path);
-    int rc = run_program(argv);
+    int rc = cli_run_tool(argv, NULL);
     int result = 0;
     if (rc != 0) {
         snprintf(err, cap, "nvcc failed on '%s' (%s %d)", path,
@@ -140,6 +84,8 @@ int cli_source_cu_file(cli_source *src, const char *path, char *err, size_t cap)
         result = -1;
     }
     snprintf(src->label, sizeof src->label, "%s (PTX)", path);
+    if (result == 0 && sass != NULL)
+        cli_sass_compile(sass, ptx, path);
     remove(ptx);
     rmdir(dir);
     return result;

@@ -8,6 +8,7 @@
 #ifndef CURED_CLI_MODEL_SOURCE_H
 #define CURED_CLI_MODEL_SOURCE_H
 
+#include "model_sass.h"
 #include "ptx.h"
 
 #include <stddef.h>
@@ -30,11 +31,13 @@ int cli_source_ptx_file(cli_source *src, const char *path, char *err,
                         size_t cap);
 
 /* Compiles a .cu file with `nvcc -arch=sm_90 -ptx -lineinfo` into a
- * temporary file (removed afterwards) and reads the PTX into src. nvcc's
- * own messages go to stderr as it writes them. Returns 0, or -1 with one
- * line in err: no nvcc, nvcc failed, no temporary directory. */
-int cli_source_cu_file(cli_source *src, const char *path, char *err,
-                       size_t cap);
+ * temporary file (removed afterwards) and reads the PTX into src; with
+ * sass (may be NULL), also its SASS from that PTX (cli_sass_compile: a
+ * missing tool is not an error). nvcc's own messages go to stderr as it
+ * writes them. Returns 0, or -1 with one line in err: no nvcc, nvcc
+ * failed, no temporary directory. */
+int cli_source_cu_file(cli_source *src, const char *path, cli_sass *sass,
+                       char *err, size_t cap);
 
 /* Parses src's text into src->module. Returns 0, or -1 with the parser's
  * message in err as "LABEL:LINE:COLUMN: message" (one line). */

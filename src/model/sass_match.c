@@ -578,9 +578,8 @@ static int match_function(const ptx_module *m, int function, const sass_module *
             st.twins[pc] = -1;
         int found = build_groups(&st);
         if (found == 0 && st.fn->is_entry)
-            match_note(&st, -1, "the SASS has no instruction on %s of %s: "
-                       "counts stay PTX-level", model_sass_mode_name(st.mode),
-                       st.fn->name);
+            match_note(&st, -1, "the SASS has no instruction on %s of %s",
+                       model_sass_mode_name(st.mode), st.fn->name);
         if (found > 0) {
             out->functions++;
             for (int g = 0; g < st.ngroups; g++)
@@ -609,7 +608,7 @@ int model_sass_apply(const ptx_module *module, int entry,
         st.fn = &module->functions[entry];
         st.out = out;
         match_note(&st, -1, "the SASS has no line annotations (use nvdisasm "
-                   "-gp on a cubin built with -lineinfo): counts stay PTX-level");
+                   "-gp on a cubin built with -lineinfo)");
         return 0;
     }
     for (int f = 0; f < module->nfunctions; f++) {

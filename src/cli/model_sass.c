@@ -1,0 +1,192 @@
+/* model_sass.c - where `cured model` gets its SASS and how it reports what
+ * the SASS changed (model_sass.h).
+ *
+ * defines: cli_sass_catalogue, cli_sass_file, cli_sass_compile,
+ *          cli_sass_none, cli_sass_apply, cli_sass_print, cli_sass_json,
+ *          cli_sass_free
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "model_sass.h"
+
+#include "catalogue_sass.h"
+#include "model_output.h"
+#include "model_tools.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void cli_sass_none(cli_sass *s, const char *reason)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->missing, sizeof s->missing, "%s", reason);
+}
+
+void cli_sass_catalogue(cli_sass *s)
+{
+    memset(s, 0, sizeof *s);
+    s->text = model_catalogue_sass(&s->len);
+    if (s->text == NULL)
+        snprintf(s->missing, sizeof s->missing, "%s",
+                 model_catalogue_sass_missing());
+    else
+        snprintf(s->label, sizeof s->label, "catalogue.sass (embedded, "
+                 "ptxas -lineinfo + nvdisasm -gp)");
+}
+
+int cli_sass_file(cli_sass *s, const char *path, char *err, size_t cap)
+{
+    memset(s, 0, sizeof *s);
+    char *text;
+    if (cli_read_file(path, &text, &s->len, err, cap) != 0)
+        return -1;
+    s->owned = text;
+    s->text = text;
+    snprintf(s->label, sizeof s->label, "%s", path);
+    return 0;
+}
+
+void cli_sass_compile(cli_sass *s, const char *ptx_path, const char *label)
+{
+    memset(s, 0, sizeof *s);
+    char ptxas[1024], nvdisasm[1024], err[1200];
+    if (cli_find_tool("ptxas", NULL, ptxas, sizeof ptxas) != 0 ||
+        cli_find_tool("nvdisasm", model_build_nvdisasm(), nvdisasm,
+                      sizeof nvdisasm) != 0) {
+        snprintf(s->missing, sizeof s->missing, "no ptxas/nvdisasm found (PATH, "
+                 "/usr/local/cuda/bin; pip install nvidia-cuda-nvdisasm)");
+        return;
+    }
+    char cubin[1100], sass[1100];
+    snprintf(cubin, sizeof cubin, "%s.cubin", ptx_path);
+    snprintf(sass, sizeof sass, "%s.sass", ptx_path);
+    char *as[] = {ptxas, "-arch=sm_90", "-lineinfo", (char *)ptx_path, "-o",
+                  cubin, NULL};
+    char *dis[] = {nvdisasm, "-gp", "-c", cubin, NULL};
+    fprintf(stderr, "cured model: %s -arch=sm_90 -lineinfo; %s -gp -c\n", ptxas,
+            nvdisasm);
+    int rc = cli_run_tool(as, NULL);
+    if (rc == 0)
+        rc = cli_run_tool(dis, sass);
+    char *text = NULL;
+    if (rc != 0)
+        snprintf(s->missing, sizeof s->missing, "%s failed (%d)",
+                 access(cubin, R_OK) == 0 ? "nvdisasm" : "ptxas", rc);
+    else if (cli_read_file(sass, &text, &s->len, err, sizeof err) != 0)
+        snprintf(s->missing, sizeof s->missing, "%.300s", err);
+    s->owned = text;
+    s->text = text;
+    if (text != NULL)
+        snprintf(s->label, sizeof s->label, "%s (ptxas -lineinfo + nvdisasm -gp)",
+                 label);
+    remove(cubin);
+    remove(sass);
+}
+
+int cli_sass_apply(cli_sass *s, const ptx_module *module, int entry,
+                   model_counters *c, char *err, size_t cap)
+{
+    if (s->text == NULL)
+        return 0;
+    model_sass_summary_free(&s->summary);
+    sass_error serr;
+    if (s->module == NULL)
+        s->module = sass_parse(s->text, s->len, &serr);
+    if (s->module == NULL) {
+        const char *msg = serr.message;
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "line %u: ", serr.line);
+        if (strncmp(msg, prefix, strlen(prefix)) == 0)
+            msg += strlen(prefix);
+        snprintf(err, cap, "%s:%u: %s", s->label, serr.line, msg);
+        return -1;
+    }
+    if (model_sass_apply(module, entry, s->module, c, &s->summary) != 0) {
+        snprintf(err, cap, "out of memory matching the SASS");
+        return -1;
+    }
+    s->applied = s->summary.mode != MODEL_SASS_NONE && s->summary.functions > 0;
+    if (s->applied)
+        model_counters_set_sass_label(c, s->label);
+    return 0;
+}
+
+/* "file:line" of the note's instruction, or "" (into buf). */
+static const char *note_where(const model_sass_note *n, const ptx_module *m,
+                              char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (n->function < 0 || n->function >= m->nfunctions || n->pc < 0 ||
+        n->pc >= m->functions[n->function].ncode)
+        return buf;
+    const ptx_instr *ins = &m->functions[n->function].code[n->pc];
+    const char *file = cli_source_file_name(m, ins->src_file);
+    if (file != NULL && ins->src_line)
+        snprintf(buf, cap, ", %s:%u", file, ins->src_line);
+    return buf;
+}
+
+void cli_sass_print(FILE *out, const cli_sass *s, const ptx_module *module)
+{
+    const model_sass_summary *r = &s->summary;
+    if (!s->applied) {
+        fprintf(out, "sass: none (%s): memory instruction counts are PTX-level\n",
+                s->missing[0] ? s->missing
+                : r->nnotes ? r->notes[0].text : "no function matched");
+        return;
+    }
+    fprintf(out, "sass: %s, matched by %s: %d memory instructions (%d "
+            "predicated, %d merged/split/narrowed), %d branches removed by "
+            "ptxas (%d with accesses warps still issue)\n", s->label,
+            model_sass_mode_name(r->mode), r->memory, r->predicated,
+            r->reshaped, r->removed_branches, r->skip_lists);
+    for (int i = 0; i < r->nnotes; i++) {
+        char where[128];
+        fprintf(out, "sass note: PTX line %u%s: %s\n", r->notes[i].ptx_line,
+                note_where(&r->notes[i], module, where, sizeof where),
+                r->notes[i].text);
+    }
+    if (r->notes_left_out)
+        fprintf(out, "sass note: %d more notes left out\n", r->notes_left_out);
+}
+
+void cli_sass_json(FILE *out, const cli_sass *s, const ptx_module *module)
+{
+    const model_sass_summary *r = &s->summary;
+    fprintf(out, "{\"used\": %s, \"source\": ", s->applied ? "true" : "false");
+    if (s->applied)
+        cured_json_string(out, s->label);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"missing\": ");
+    if (s->applied)
+        fputs("null", out);
+    else
+        cured_json_string(out, s->missing[0] ? s->missing : "no function matched");
+    fprintf(out, ", \"matched_by\": ");
+    cured_json_string(out, model_sass_mode_name(r->mode));
+    fprintf(out, ", \"memory_instructions\": %d, \"predicated\": %d, "
+            "\"reshaped\": %d, \"removed_branches\": %d, \"skip_lists\": %d, "
+            "\"notes\": [", r->memory, r->predicated, r->reshaped,
+            r->removed_branches, r->skip_lists);
+    for (int i = 0; i < r->nnotes; i++) {
+        char where[128];
+        fprintf(out, "%s{\"ptx_line\": %u, \"where\": ", i ? ", " : "",
+                r->notes[i].ptx_line);
+        const char *w = note_where(&r->notes[i], module, where, sizeof where);
+        cured_json_string(out, w[0] ? w + 2 : "");
+        fprintf(out, ", \"text\": ");
+        cured_json_string(out, r->notes[i].text);
+        fputc('}', out);
+    }
+    fprintf(out, "], \"notes_left_out\": %d}", r->notes_left_out);
+}
+
+void cli_sass_free(cli_sass *s)
+{
+    sass_module_free(s->module);
+    model_sass_summary_free(&s->summary);
+    free(s->owned);
+    memset(s, 0, sizeof *s);
+}
