@@ -2,7 +2,7 @@
  * exec.c (model_run: launch checks, layout, block loop), exec_sched.c
  * (scheduling, control flow, barriers), exec_util.c (operands, special
  * registers, events, findings), exec_alu.c (integer, logic, compare, mov),
- * exec_float.c (float arithmetic), exec_cvt.c (cvt), exec_fp.c (float
+ * exec_bits.c (shifts, bit fields, permutes, dot products), exec_float.c (float arithmetic), exec_cvt.c (cvt), exec_fp.c (float
  * formats and rounding), exec_mem.c (ld/st/atom/red/cvta), exec_warp.c
  * (shfl/vote/match/redux/bar.warp). docs/interpreter.md is the overview.
  *
@@ -318,6 +318,12 @@ int exec_alu(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 int exec_float(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 int exec_cvt(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 int exec_mem(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+
+/* shl/shr/shf and the bit instructions (popc ... dp2a), for exec_alu,
+ * which has checked the type: `bits` its width (8 to 64), `sgn` whether it
+ * is signed. Returns as the groups above. */
+int exec_bits(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m, unsigned bits,
+              int sgn);
 
 /* A warp-synchronous instruction (shfl, vote, match, redux, activemask,
  * bar.warp.sync). Returns 0 when it ran (the caller advances the group),
