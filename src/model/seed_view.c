@@ -1,75 +1,18 @@
-/* seed_view.c - the seed page's view as a model observer: per-thread purity
- * of registers, counted shared accesses and barriers, tree steps (the rules
- * are in seed_view.h).
+/* seed_view.c - the seed page's view as a model observer: counted shared
+ * accesses and barriers, barrier intervals and tree steps (the rules are in
+ * seed_view.h; register purity is seed_view_taint.c's, the words a thread
+ * read seed_view_words.c's).
  *
  * defines: model_seed_view_new, model_seed_view_free, model_seed_view_reset,
  *          model_seed_view_observer, model_seed_view_summary,
  *          model_seed_view_steps, model_seed_view_complete
  */
-#include "seed_view.h"
+#include "seed_view_impl.h"
 
 #include "bank.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------- the state */
-
-/* The words one thread read in the current interval: an open-addressing
- * set of word + 1 (0 = empty), emptied lazily when the epoch moves on. */
-typedef struct word_set {
-    uint32_t *keys;
-    uint32_t cap;       /* a power of two, or 0 */
-    uint32_t count;
-    uint32_t epoch;
-} word_set;
-
-/* Per thread, per register slot of one function: purity and the shared
- * load the value came from (0: none). Indexed [thread * nregs + slot]. */
-typedef struct taint_file {
-    uint8_t *pure;
-    uint64_t *origin;
-    uint32_t threads;   /* threads allocated for */
-} taint_file;
-
-/* A barrier interval of some block; `step` is its index in steps[] once it
- * closed as a tree step, else -1. */
-typedef struct interval {
-    model_seed_step s;
-    int tree;
-    int step;
-} interval;
-
-struct model_seed_view {
-    const ptx_module *module;
-    int function;
-    int incomplete;
-
-    /* totals over blocks */
-    uint64_t accesses, barriers, initial_stores, initial_barriers, final_reads;
-    uint64_t shuffles;
-    uint32_t shuffle_rounds, blocks;
-
-    interval *intervals;
-    int nintervals, cap_intervals;
-    model_seed_step *steps;
-    int nsteps, cap_steps;
-
-    /* the block running */
-    int in_block;
-    uint32_t block, nthreads, nwarps, cap_threads;
-    int cur;                  /* index of the open interval in intervals[] */
-    uint32_t epoch;           /* moves on with every interval */
-    int pending_initial;      /* pure stores since the last barrier */
-    uint64_t load_seq;
-    uint32_t *lanes;          /* per warp: lanes with counted accesses now */
-    uint32_t *shfl_count;     /* per warp: shfl instructions this block */
-    uint32_t *adding_epoch;   /* per thread: epoch it was last counted adding */
-    word_set *reads;          /* per thread */
-    uint64_t *subtracted;     /* final reads taken out in this block */
-    int nsubtracted, cap_subtracted;
-    taint_file *taint;        /* per function of the module */
-};
 
 /* Grows *array (of elem bytes, capacity *cap) to hold `need`. 0 or -1. */
 static int grow(void **array, int *cap, int need, size_t elem)
@@ -93,71 +36,6 @@ static unsigned popcount32(uint32_t x)
     for (; x; x &= x - 1)
         n++;
     return n;
-}
-
-/* ------------------------------------------------------------ word sets */
-
-static uint32_t hash_word(uint32_t key, uint32_t cap)
-{
-    return (key * 2654435761u) & (cap - 1);
-}
-
-/* Empties the set if it belongs to an older epoch. */
-static void set_touch(word_set *s, uint32_t epoch)
-{
-    if (s->epoch != epoch) {
-        if (s->count)
-            memset(s->keys, 0, s->cap * sizeof *s->keys);
-        s->count = 0;
-        s->epoch = epoch;
-    }
-}
-
-static int set_contains(word_set *s, uint32_t epoch, uint32_t word)
-{
-    set_touch(s, epoch);
-    if (s->cap == 0)
-        return 0;
-    uint32_t key = word + 1;
-    for (uint32_t i = hash_word(key, s->cap);; i = (i + 1) & (s->cap - 1)) {
-        if (s->keys[i] == key)
-            return 1;
-        if (s->keys[i] == 0)
-            return 0;
-    }
-}
-
-/* Adds word; returns 0, or -1 when out of host memory. */
-static int set_add(word_set *s, uint32_t epoch, uint32_t word)
-{
-    set_touch(s, epoch);
-    if (set_contains(s, epoch, word))
-        return 0;
-    if (2 * (s->count + 1) > s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 8;
-        uint32_t *keys = calloc(cap, sizeof *keys);
-        if (keys == NULL)
-            return -1;
-        for (uint32_t i = 0; i < s->cap; i++) {
-            uint32_t k = s->keys[i];
-            if (k == 0)
-                continue;
-            uint32_t j = hash_word(k, cap);
-            while (keys[j] != 0)
-                j = (j + 1) & (cap - 1);
-            keys[j] = k;
-        }
-        free(s->keys);
-        s->keys = keys;
-        s->cap = cap;
-    }
-    uint32_t key = word + 1;
-    uint32_t j = hash_word(key, s->cap);
-    while (s->keys[j] != 0)
-        j = (j + 1) & (s->cap - 1);
-    s->keys[j] = key;
-    s->count++;
-    return 0;
 }
 
 /* ------------------------------------------------------------ intervals */
@@ -211,130 +89,6 @@ static void close_interval(model_seed_view *v)
     v->cur = -1;
 }
 
-/* ---------------------------------------------------------------- taint */
-
-/* The taint file of `function` for the current block, allocated (all pure,
- * no origin) on first use; NULL when out of host memory. */
-static taint_file *taint_of(model_seed_view *v, int function)
-{
-    if (function < 0 || function >= v->module->nfunctions)
-        return NULL;
-    taint_file *t = &v->taint[function];
-    size_t nregs = (size_t)v->module->functions[function].nregs;
-    if (t->pure == NULL || t->threads < v->nthreads) {
-        size_t n = (size_t)v->nthreads * nregs + 1;
-        uint8_t *pure = realloc(t->pure, n);
-        uint64_t *origin = realloc(t->origin, n * sizeof *origin);
-        if (pure == NULL || origin == NULL) {
-            t->pure = pure ? pure : t->pure;
-            t->origin = origin ? origin : t->origin;
-            v->incomplete = 1;
-            return NULL;
-        }
-        t->pure = pure;
-        t->origin = origin;
-        t->threads = v->nthreads;
-        memset(t->pure, 1, n);
-        memset(t->origin, 0, n * sizeof *origin);
-    }
-    return t;
-}
-
-/* Clears every allocated taint file for a new block. */
-static void taint_reset(model_seed_view *v)
-{
-    for (int f = 0; f < v->module->nfunctions; f++) {
-        taint_file *t = &v->taint[f];
-        if (t->pure == NULL)
-            continue;
-        size_t n = (size_t)t->threads * (size_t)v->module->functions[f].nregs + 1;
-        memset(t->pure, 1, n);
-        memset(t->origin, 0, n * sizeof *t->origin);
-    }
-}
-
-/* Stores in slots[] the register slots operand `op` reads or names (a REG,
- * the registers of a VEC, an ADDR's base register); returns how many (at
- * most 4). */
-static int operand_regs(const ptx_operand *op, int32_t slots[5])
-{
-    int n = 0;
-    switch (op->kind) {
-    case PTX_OPND_REG:
-    case PTX_OPND_ADDR:
-        if (op->reg >= 0)
-            slots[n++] = op->reg;
-        break;
-    case PTX_OPND_VEC:
-        for (int i = 0; i < op->vec_count && i < 4; i++)
-            if (op->vec[i] >= 0 && !(op->vec_imm_mask & (1u << i)))
-                slots[n++] = op->vec[i];
-        break;
-    default:
-        break;
-    }
-    return n;
-}
-
-/* Whether the registers of operands [from, to) of ins are all pure for
- * `thread`; *origin gets the origin of the single register source when the
- * operands are one REG (for mov/cvt), else 0. */
-static int sources_pure(const taint_file *t, int nregs, uint32_t thread,
-                        const ptx_instr *ins, int from, int to,
-                        uint64_t *origin)
-{
-    int pure = 1;
-    *origin = 0;
-    for (int k = from; k < to && k < PTX_MAX_OPERANDS; k++) {
-        int32_t slots[5];
-        int n = operand_regs(&ins->ops[k], slots);
-        for (int i = 0; i < n; i++) {
-            if (slots[i] >= nregs)
-                continue;
-            size_t at = (size_t)thread * (size_t)nregs + (size_t)slots[i];
-            pure &= t->pure[at];
-            if (to - from == 1 && ins->ops[k].kind == PTX_OPND_REG)
-                *origin = t->origin[at];
-        }
-    }
-    return pure;
-}
-
-/* Sets the destination registers of ins for `thread`. */
-static void set_dsts(taint_file *t, int nregs, uint32_t thread,
-                     const ptx_instr *ins, int pure, uint64_t origin)
-{
-    for (int k = 0; k < ins->ndst && k < PTX_MAX_OPERANDS; k++) {
-        int32_t slots[5];
-        int n = operand_regs(&ins->ops[k], slots);
-        for (int i = 0; i < n; i++) {
-            if (slots[i] >= nregs)
-                continue;
-            size_t at = (size_t)thread * (size_t)nregs + (size_t)slots[i];
-            t->pure[at] = (uint8_t)pure;
-            t->origin[at] = origin;
-        }
-    }
-}
-
-/* Whether a load from `space` gives a pure value (rule 1). */
-static int space_pure(int space, int is_entry)
-{
-    return space == PTX_S_GLOBAL || space == PTX_S_CONST ||
-           (space == PTX_S_PARAM && is_entry);
-}
-
-/* The first operand holding the value a store/atom/red writes, and the
- * end of those operands. */
-static void value_operands(const ptx_instr *ins, int *from, int *to)
-{
-    if (ins->op == PTX_OP_ST || ins->op == PTX_OP_RED)
-        *from = 1;          /* st [a], v   red [a], v */
-    else
-        *from = ins->ndst + 1; /* atom d, [a], b (, c) */
-    *to = ins->nops;
-}
-
 /* --------------------------------------------------------- the observer */
 
 static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
@@ -373,7 +127,7 @@ static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
     v->pending_initial = 0;
     v->nsubtracted = 0;
     v->blocks++;
-    taint_reset(v);
+    seed_taint_reset(v);
     open_interval(v, 0);
     v->in_block = 1;
 }
@@ -418,7 +172,7 @@ static void on_instr(void *ctx, const model_event *e)
     }
     if (ins->ndst == 0 || ins->op == PTX_OP_CALL || e->guard_true == 0)
         return;
-    taint_file *t = taint_of(v, e->function);
+    taint_file *t = seed_taint_of(v, e->function);
     if (t == NULL)
         return;
     const ptx_function *fn = &v->module->functions[e->function];
@@ -433,7 +187,7 @@ static void on_instr(void *ctx, const model_event *e)
         switch (ins->op) {
         case PTX_OP_LD:
         case PTX_OP_LDU:   /* shared and generic: refined by on_access */
-            pure = space_pure(ins->space, fn->is_entry);
+            pure = seed_space_pure(ins->space, fn->is_entry);
             break;
         case PTX_OP_ATOM:
         case PTX_OP_SHFL:
@@ -443,13 +197,13 @@ static void on_instr(void *ctx, const model_event *e)
             pure = 0;
             break;
         default:
-            pure = sources_pure(t, fn->nregs, thread, ins, ins->ndst, ins->nops,
-                                &origin);
+            pure = seed_sources_pure(t, fn->nregs, thread, ins, ins->ndst, ins->nops,
+                                     &origin);
             if (ins->op != PTX_OP_MOV && ins->op != PTX_OP_CVT)
                 origin = 0;
             break;
         }
-        set_dsts(t, fn->nregs, thread, ins, pure, origin);
+        seed_set_dsts(t, fn->nregs, thread, ins, pure, origin);
     }
 }
 
@@ -459,10 +213,10 @@ static void take_back_final_reads(model_seed_view *v, const taint_file *t,
                                   const ptx_instr *ins)
 {
     int from, to;
-    value_operands(ins, &from, &to);
+    seed_value_operands(ins, &from, &to);
     for (int k = from; k < to && k < PTX_MAX_OPERANDS; k++) {
         int32_t slots[5];
-        int n = operand_regs(&ins->ops[k], slots);
+        int n = seed_operand_regs(&ins->ops[k], slots);
         for (int i = 0; i < n; i++) {
             if (slots[i] >= nregs)
                 continue;
@@ -530,18 +284,18 @@ static void shared_access(model_seed_view *v, const model_access *a,
         if (a->kind == MODEL_LOAD) {
             count_access(v, e->warp, lane);
             for (uint32_t w = first; w <= last; w++)
-                if (set_add(&v->reads[thread], v->epoch, w) < 0)
+                if (seed_words_add(&v->reads[thread], v->epoch, w) < 0)
                     v->incomplete = 1;
             uint64_t origin = ((uint64_t)(v->cur + 1) << 32) |
                               (++v->load_seq & 0xffffffffu);
-            set_dsts(t, nregs, thread, ins, 0, origin);
+            seed_set_dsts(t, nregs, thread, ins, 0, origin);
             continue;
         }
         if (a->kind == MODEL_STORE) {
             int from, to;
             uint64_t unused;
-            value_operands(ins, &from, &to);
-            if (sources_pure(t, nregs, thread, ins, from, to, &unused)) {
+            seed_value_operands(ins, &from, &to);
+            if (seed_sources_pure(t, nregs, thread, ins, from, to, &unused)) {
                 v->initial_stores++;
                 v->pending_initial = 1;
                 continue;
@@ -549,7 +303,7 @@ static void shared_access(model_seed_view *v, const model_access *a,
             count_access(v, e->warp, lane);
             counted |= 1u << lane;
             for (uint32_t w = first; w <= last; w++)
-                if (set_contains(&v->reads[thread], v->epoch, w)) {
+                if (seed_words_contains(&v->reads[thread], v->epoch, w)) {
                     mark_adding(v, thread);
                     break;
                 }
@@ -573,7 +327,7 @@ static void on_access(void *ctx, const model_access *a)
     const model_event *e = a->event;
     if (!v->in_block || v->cur < 0 || e->warp >= v->nwarps)
         return;
-    taint_file *t = taint_of(v, e->function);
+    taint_file *t = seed_taint_of(v, e->function);
     if (t == NULL)
         return;
     const ptx_function *fn = &v->module->functions[e->function];
@@ -589,8 +343,8 @@ static void on_access(void *ctx, const model_access *a)
             continue;
         if (a->kind == MODEL_LOAD) {
             /* a generic load that resolved to global memory is pure input */
-            set_dsts(t, fn->nregs, thread, e->ins,
-                     space_pure(a->space, fn->is_entry), 0);
+            seed_set_dsts(t, fn->nregs, thread, e->ins,
+                          seed_space_pure(a->space, fn->is_entry), 0);
         } else if (a->space == PTX_S_GLOBAL) {
             take_back_final_reads(v, t, fn->nregs, thread, e->ins);
         }
