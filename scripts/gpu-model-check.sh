@@ -10,9 +10,11 @@
 # first launch through the GPU test's single-kernel mode, and `cured model`
 # runs the same launch (same grid, block and n) on the CPU. The table
 # compares shared load/store instructions, wavefronts and bank conflicts and
-# global load/store sectors, which must be equal. The SASS of every kernel
-# goes to $OUT/sass.txt, so merged or split memory instructions can be
-# read. Exits 1 when any compared value differs.
+# global load/store sectors, global load requests and instructions and
+# global store instructions, which must be equal, but for the one
+# difference model_vs_ncu.py names as known. The SASS of every kernel goes
+# to $OUT/sass.txt and is checked against the SASS the model counted by.
+# Exits 1 when any compared value differs unexplained.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -41,6 +43,15 @@ for m in smsp__inst_executed_op_shared_ld smsp__inst_executed_op_shared_st \
 done
 
 cuobjdump -sass "$bin" > "${OUT:-out}/sass.txt" 2>&1 || true
+# The model counts by the SASS the build made of catalogue.ptx
+# (src/model/catalogue.sass): is it the SASS the GPU runs?
+sass_status=0
+if [ -f "$build/src/model/catalogue.sass" ]; then
+  python3 scripts/model_vs_ncu.py same-sass "${OUT:-out}/sass.txt" \
+      "$build/src/model/catalogue.sass" || sass_status=1
+else
+  echo "gpu-model-check: $build has no src/model/catalogue.sass: the model's counts are PTX-level" >&2
+fi
 
 kernels=$("$cured" list | awk '{print $2}')
 shapes=("64 64" "100000 256")
@@ -77,4 +88,5 @@ for k in shuffle two_pass atomic single_pass; do
   done
   echo "  $line"
 done
+[ "$sass_status" -eq 0 ] || status=1
 exit $status

@@ -5,13 +5,14 @@
 #   scripts/setup.sh            (root or sudo; idempotent)
 #
 # Debian packages: cmake (>= 3.24), a C compiler, pkg-config, cmocka, clang
-# with its sanitizer runtimes (the parser's libFuzzer target), python3.
+# with its sanitizer runtimes (the parser's libFuzzer target), python3 and
+# pip (nvdisasm below).
 # The CUDA toolkit (nvcc) is expected in /usr/local/cuda; without it the CPU
 # parts still build and configure says what it skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make gcc g++ pkg-config libcmocka-dev clang libclang-rt-14-dev python3)
+packages=(cmake make gcc g++ pkg-config libcmocka-dev clang libclang-rt-14-dev python3 python3-pip)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,6 +22,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# nvdisasm, for the model's SASS (src/model/sass.h): the toolkit's when it
+# has one, else NVIDIA's wheel for the python3 on PATH (the build finds it
+# under site-packages/nvidia/*/bin).
+if ! command -v nvdisasm >/dev/null && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
+   ! python3 -c "import nvidia, glob, sys; sys.exit(not glob.glob(list(nvidia.__path__)[0] + '/*/bin/nvdisasm'))" 2>/dev/null; then
+  echo "setup: installing nvidia-cuda-nvdisasm (pip)" >&2
+  python3 -m pip install -q nvidia-cuda-nvdisasm >&2 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages nvidia-cuda-nvdisasm >&2 ||
+    echo "setup: no nvdisasm: the model's catalogue counts stay PTX-level" >&2
 fi
 
 # nvcc lives outside PATH on some machines of this kind.

@@ -32,7 +32,7 @@ int cli_source_catalogue(cli_source *src, char *err, size_t cap)
 int cli_source_ptx_file(cli_source *src, const char *path, char *err, size_t cap)
 {
     memset(src, 0, sizeof *src);
-    snprintf(src->label, sizeof src->label, "%s", path);
+    snprintf(src->label, sizeof src->label, "%.1000s", path);
     char *text;
     if (cli_read_file(path, &text, &src->len, err, cap) != 0)
         return -1;
