@@ -1,7 +1,7 @@
 /* exec_fixture.c - helpers for the interpreter's tests (exec_fixture.h).
  *
  * defines: xf_load, xf_free, xf_kernel, xf_param, xf_buffer, xf_run,
- *          xf_line_of, xf_has_finding
+ *          xf_run_pairs, xf_line_of, xf_has_finding
  */
 #include "exec_fixture.h"
 #include "test_files.h"
@@ -73,6 +73,25 @@ int xf_run(exec_fixture *fx, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
     fx->launch.block = (model_dim3){bx, by, bz};
     model_findings_clear(&fx->result.findings);
     return model_run(&fx->launch, &fx->result);
+}
+
+void *xf_run_pairs(exec_fixture *fx, const char *ptx, const char *kernel, const void *pairs,
+                   int n, int cols)
+{
+    const uint32_t *p = pairs;
+    uint32_t *a, *b;
+    void *out;
+    xf_load(fx, ptx);
+    xf_kernel(fx, kernel);
+    xf_param(fx, 0, xf_buffer(fx, "a", (uint64_t)n * 4, NULL, (void **)&a));
+    xf_param(fx, 1, xf_buffer(fx, "b", (uint64_t)n * 4, NULL, (void **)&b));
+    xf_param(fx, 2, xf_buffer(fx, "out", (uint64_t)n * (uint64_t)cols * 4, NULL, &out));
+    for (int i = 0; i < n; i++) {
+        a[i] = p[2 * i];
+        b[i] = p[2 * i + 1];
+    }
+    assert_int_equal(xf_run(fx, 1, 1, 1, (unsigned)n, 1, 1), 0);
+    return out;
 }
 
 uint32_t xf_line_of(const char *file, const char *snippet)

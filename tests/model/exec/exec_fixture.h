@@ -2,7 +2,7 @@
  * lay out a kernel's parameters, allocate buffers, run a launch.
  *
  * defines: exec_fixture, xf_load, xf_free, xf_kernel, xf_param, xf_buffer,
- *          xf_run, xf_line_of, xf_has_finding
+ *          xf_run, xf_run_pairs, xf_line_of, xf_has_finding
  *
  * Fixtures live in EXEC_FIXTURES (fixtures/NAME.ptx made by nvcc from
  * fixtures/NAME.cu, committed so the tests run without nvcc).
@@ -45,6 +45,14 @@ uint64_t xf_buffer(exec_fixture *fx, const char *name, uint64_t bytes, const voi
 /* Runs the chosen kernel; returns model_run's result. */
 int xf_run(exec_fixture *fx, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
            unsigned bz);
+
+/* Loads fixtures/<ptx> into fx and runs `kernel`(a, b, out) in one block
+ * of n threads, a row each: a[i] and b[i] are the two 4-byte values of
+ * pairs[i] (`pairs` holds n such pairs), out has room for n * cols 4-byte
+ * values and is returned (it lives until xf_free). Fails the test when
+ * model_run does not return 0; the caller checks the findings. */
+void *xf_run_pairs(exec_fixture *fx, const char *ptx, const char *kernel, const void *pairs,
+                   int n, int cols);
 
 /* The 1-based line of fixtures/<file> holding `snippet` (fails the test
  * when no line or several do). */

@@ -86,27 +86,17 @@ static void test_int_ops(void **state)
         {0x00800000, 3}, {-123456, 255}, {0x7F00FF00, 24}, {2, -1}, {0x55555555, 1},
     };
     enum { N = sizeof pairs / sizeof pairs[0] };
-    int32_t a[N], b[N], *out;
-    for (int i = 0; i < N; i++) {
-        a[i] = pairs[i][0];
-        b[i] = pairs[i][1];
-    }
     exec_fixture fx;
-    xf_load(&fx, "alu.ptx");
-    xf_kernel(&fx, "int_ops");
-    xf_param(&fx, 0, xf_buffer(&fx, "a", sizeof a, a, NULL));
-    xf_param(&fx, 1, xf_buffer(&fx, "b", sizeof b, b, NULL));
-    xf_param(&fx, 2, xf_buffer(&fx, "out", N * INT_COLS * 4, NULL, (void **)&out));
-    assert_int_equal(xf_run(&fx, 1, 1, 1, N, 1, 1), 0);
+    const int32_t *out = xf_run_pairs(&fx, "alu.ptx", "int_ops", pairs, N, INT_COLS);
     assert_int_equal(fx.result.findings.count, 0);
     assert_true(fx.result.completed);
     for (int i = 0; i < N; i++) {
-        int32_t want[INT_COLS];
-        int_reference(a[i], b[i], want);
+        int32_t a = pairs[i][0], b = pairs[i][1], want[INT_COLS];
+        int_reference(a, b, want);
         for (int c = 0; c < INT_COLS; c++)
             if (out[i * INT_COLS + c] != want[c])
-                fail_msg("int_ops(%d, %d) column %d: got %d (0x%08x), want %d (0x%08x)", a[i],
-                         b[i], c, out[i * INT_COLS + c], (uint32_t)out[i * INT_COLS + c], want[c],
+                fail_msg("int_ops(%d, %d) column %d: got %d (0x%08x), want %d (0x%08x)", a, b,
+                         c, out[i * INT_COLS + c], (uint32_t)out[i * INT_COLS + c], want[c],
                          (uint32_t)want[c]);
     }
     xf_free(&fx);

@@ -141,27 +141,17 @@ static void test_misc_ops(void **state)
         {0x00800000u, 0x80800000u},
     };
     enum { N = sizeof pairs / sizeof pairs[0] };
-    uint32_t a[N], b[N], *out;
-    for (int i = 0; i < N; i++) {
-        a[i] = pairs[i][0];
-        b[i] = pairs[i][1];
-    }
     exec_fixture fx;
-    xf_load(&fx, "misc.ptx");
-    xf_kernel(&fx, "misc_ops");
-    xf_param(&fx, 0, xf_buffer(&fx, "a", sizeof a, a, NULL));
-    xf_param(&fx, 1, xf_buffer(&fx, "b", sizeof b, b, NULL));
-    xf_param(&fx, 2, xf_buffer(&fx, "out", N * MISC_COLS * 4, NULL, (void **)&out));
-    assert_int_equal(xf_run(&fx, 1, 1, 1, N, 1, 1), 0);
+    const uint32_t *out = xf_run_pairs(&fx, "misc.ptx", "misc_ops", pairs, N, MISC_COLS);
     if (fx.result.findings.count)
         fail_msg("%s", fx.result.findings.items[0].message);
     for (int i = 0; i < N; i++) {
-        uint32_t want[MISC_COLS];
-        misc_reference(a[i], b[i], (unsigned)i, want);
+        uint32_t a = pairs[i][0], b = pairs[i][1], want[MISC_COLS];
+        misc_reference(a, b, (unsigned)i, want);
         for (int c = 0; c < MISC_COLS; c++)
             if (out[i * MISC_COLS + c] != want[c])
                 fail_msg("misc_ops(0x%08x, 0x%08x) row %d column %d: got 0x%08x, want 0x%08x",
-                         a[i], b[i], i, c, out[i * MISC_COLS + c], want[c]);
+                         a, b, i, c, out[i * MISC_COLS + c], want[c]);
     }
     xf_free(&fx);
 }
@@ -261,27 +251,17 @@ static void test_misc_more(void **state)
         {0x3C005555u, 0x0000AAAAu}, {0xC2C80000u, 7u}, {0x7F800000u, 0xFF800000u},
     };
     enum { N = sizeof pairs / sizeof pairs[0] };
-    uint32_t a[N], b[N], *out;
-    for (int i = 0; i < N; i++) {
-        a[i] = pairs[i][0];
-        b[i] = pairs[i][1];
-    }
     exec_fixture fx;
-    xf_load(&fx, "misc.ptx");
-    xf_kernel(&fx, "misc_more");
-    xf_param(&fx, 0, xf_buffer(&fx, "a", sizeof a, a, NULL));
-    xf_param(&fx, 1, xf_buffer(&fx, "b", sizeof b, b, NULL));
-    xf_param(&fx, 2, xf_buffer(&fx, "out", N * MORE_COLS * 4, NULL, (void **)&out));
-    assert_int_equal(xf_run(&fx, 1, 1, 1, N, 1, 1), 0);
+    const uint32_t *out = xf_run_pairs(&fx, "misc.ptx", "misc_more", pairs, N, MORE_COLS);
     if (fx.result.findings.count)
         fail_msg("%s", fx.result.findings.items[0].message);
     for (int i = 0; i < N; i++) {
-        uint32_t want[MORE_COLS];
-        more_reference(a[i], b[i], (unsigned)i, want);
+        uint32_t a = pairs[i][0], b = pairs[i][1], want[MORE_COLS];
+        more_reference(a, b, (unsigned)i, want);
         for (int c = 0; c < MORE_COLS; c++)
             if (out[i * MORE_COLS + c] != want[c])
                 fail_msg("misc_more(0x%08x, 0x%08x) row %d column %d: got 0x%08x, want 0x%08x",
-                         a[i], b[i], i, c, out[i * MORE_COLS + c], want[c]);
+                         a, b, i, c, out[i * MORE_COLS + c], want[c]);
     }
     xf_free(&fx);
 }
