@@ -106,6 +106,21 @@ void exec_warp_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone)
 // ----------------------------------------------------------------------------
 // The operations, for lanes e that all arrived
 
+/* Writes res to the first destination and, when the instruction has one
+ * (`shfl ... d|p`, `match.all ... d|p`), pres to the predicate, for lanes e.
+ * res and pres are scratch rows, so a destination may alias a source. */
+static void write_value_and_pred(exec_launch *x, exec_warp *w, const ptx_instr *ins,
+                                 uint32_t e, const uint64_t *res, const uint64_t *pres)
+{
+    uint64_t *d = exec_dst(x, w, &ins->ops[0]);
+    uint64_t *pd = ins->ndst > 1 ? exec_dst(x, w, &ins->ops[1]) : NULL;
+    EXEC_LANES(e, l, {
+        d[l] = res[l];
+        if (pd)
+            pd[l] = pres[l];
+    });
+}
+
 static void op_shfl(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t e,
                     const uint64_t *mv)
 {
@@ -129,13 +144,7 @@ static void op_shfl(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
         res[l] = a[j] & 0xFFFFFFFFu;
         pres[l] = (uint64_t)p;
     });
-    uint64_t *d = exec_dst(x, w, &ins->ops[0]);
-    uint64_t *pd = ins->ndst > 1 ? exec_dst(x, w, &ins->ops[1]) : NULL;
-    EXEC_LANES(e, l, {
-        d[l] = res[l];
-        if (pd)
-            pd[l] = pres[l];
-    });
+    write_value_and_pred(x, w, ins, e, res, pres);
 }
 
 /* vote.sync all/any/uni/ballot over each lane's mask. */
@@ -177,13 +186,7 @@ static void op_match(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_
             pres[l] = 0;
         }
     });
-    uint64_t *d = exec_dst(x, w, &ins->ops[0]);
-    uint64_t *pd = ins->ndst > 1 ? exec_dst(x, w, &ins->ops[1]) : NULL;
-    EXEC_LANES(e, l, {
-        d[l] = res[l];
-        if (pd)
-            pd[l] = pres[l];
-    });
+    write_value_and_pred(x, w, ins, e, res, pres);
 }
 
 /* redux.sync; returns -1 for an operation the model does not know. */
