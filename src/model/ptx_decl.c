@@ -171,22 +171,13 @@ static int fits_width(uint64_t v, unsigned bytes)
 /* One scalar initialiser value. */
 static int parse_init_value(ptx_parser *p, ptx_type type, init_values *vals)
 {
-    int negative = 0;
-    if (ptx_is_punct(ptx_peek(p, 0), '-')) {
-        negative = 1;
-        ptx_next(p);
-    }
-    const ptx_token *t = ptx_peek(p, 0);
+    const ptx_token *t = ptx_peek(p, ptx_is_punct(ptx_peek(p, 0), '-') ? 1 : 0);
     if (t->kind == PTX_TOK_WORD)
         return ptx_fail(p, t, "address initialisers ('%.*s') are not supported",
                         ptx_show_len(t), ptx_text(p, t));
-    if (t->kind != PTX_TOK_NUMBER)
-        return ptx_fail_expected(p, t, "an initialiser value");
-    ptx_next(p);
     ptx_number num;
     uint64_t bits;
-    if (ptx_decode_number(p, t, negative, &num) != 0 ||
-        ptx_number_to_bits(p, t, &num, type, &bits) != 0)
+    if (ptx_parse_literal(p, type, "an initialiser value", &num, &bits) != 0)
         return -1;
     if (num.kind == PTX_NUM_INT && !fits_width(bits, ptx_type_size(type)))
         return ptx_fail(p, t, "initialiser %.*s does not fit .%s", ptx_show_len(t),

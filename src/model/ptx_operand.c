@@ -1,7 +1,7 @@
 /* ptx_operand.c - numbers and instruction operands.
  *
  * defines: ptx_decode_number, ptx_parse_int, ptx_number_to_bits,
- *          ptx_parse_operand
+ *          ptx_parse_literal, ptx_parse_operand
  *
  * Literals follow the PTX ISA: integers in decimal, hex (0x), octal
  * (leading 0) or binary (0b), with an optional U suffix; floats as 0f
@@ -221,8 +221,8 @@ int ptx_number_to_bits(ptx_parser *p, const ptx_token *t,
                     ptx_show_len(t), ptx_text(p, t), ptx_type_name(type));
 }
 
-/* An immediate at the cursor (optional '-', then a number). */
-static int parse_immediate(ptx_parser *p, ptx_type type, int64_t *imm)
+int ptx_parse_literal(ptx_parser *p, ptx_type type, const char *what, ptx_number *num,
+                      uint64_t *bits)
 {
     int negative = 0;
     if (ptx_is_punct(ptx_peek(p, 0), '-')) {
@@ -231,12 +231,20 @@ static int parse_immediate(ptx_parser *p, ptx_type type, int64_t *imm)
     }
     const ptx_token *t = ptx_peek(p, 0);
     if (t->kind != PTX_TOK_NUMBER)
-        return ptx_fail_expected(p, t, "a number after '-'");
+        return ptx_fail_expected(p, t, what);
     ptx_next(p);
+    if (ptx_decode_number(p, t, negative, num) != 0 ||
+        ptx_number_to_bits(p, t, num, type, bits) != 0)
+        return -1;
+    return 0;
+}
+
+/* An immediate at the cursor (optional '-', then a number). */
+static int parse_immediate(ptx_parser *p, ptx_type type, int64_t *imm)
+{
     ptx_number num;
     uint64_t bits;
-    if (ptx_decode_number(p, t, negative, &num) != 0 ||
-        ptx_number_to_bits(p, t, &num, type, &bits) != 0)
+    if (ptx_parse_literal(p, type, "a number after '-'", &num, &bits) != 0)
         return -1;
     *imm = (int64_t)bits;
     return 0;

@@ -176,6 +176,11 @@ int ptx_parse_int(ptx_parser *p, int64_t *value, const char *context);
  * when the literal does not suit the type, as ptxas does. */
 int ptx_number_to_bits(ptx_parser *p, const ptx_token *t,
                        const ptx_number *num, ptx_type type, uint64_t *bits);
+/* A literal for a value of `type` at the cursor: an optional '-', then a
+ * number (anything else fails as "expected <what>, found ..."), decoded
+ * into *num and converted into *bits (ptx_number_to_bits). */
+int ptx_parse_literal(ptx_parser *p, ptx_type type, const char *what, ptx_number *num,
+                      uint64_t *bits);
 
 /* ----------------------------------------- name tables (ptx_names.c) */
 
