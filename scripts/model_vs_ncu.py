@@ -59,7 +59,7 @@ COMPARED = [
 # wavefronts are exactly its conflicts.
 KNOWN = {
     "kernels": ("shuffle", "two_pass", "atomic", "single_pass"),
-    "why": "shared-memory arbitration between blocks (block_sum's one-lane "
+    "why": "shared-memory arbitration among warps in flight, varies run to run (block_sum's one-lane "
            "warp_sums store): not in the access pattern",
 }
 SHARED_PAIRS = {
