@@ -11,9 +11,10 @@
 #   check  scripts/gpu-check.sh   (GPU ctests, compute-sanitizer on every kernel)
 #   bench  scripts/gpu-bench.sh   (cured bench 2^10..2^30 f32, 2^26 summary)
 #   model  scripts/gpu-model-check.sh (the model's counters against ncu)
+#   tour   build/cured tour (the main job, GPU part included)
 #
 # $OUT keeps summary.txt, check.log, bench-summary.log, bench.csv,
-# bench.json, model.log and logs.tar.gz (everything: build log, bench
+# bench.json, model.log, tour.log and logs.tar.gz (everything: build log, bench
 # progress, sanitizer logs; the device returns at most 8 files). A failing stage does not stop the next;
 # the exit status is 1 when any stage failed. All stages together stay under
 # DEVICE_BUDGET_S (default 570 s), inside the device's 10-minute limit.
@@ -32,8 +33,8 @@ stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build check bench model)
 for s in "${stages[@]}"; do
   case "$s" in
-    build|check|bench|model) ;;
-    *) echo "device.sh: unknown stage '$s' (build check bench model)" >&2; exit 2 ;;
+    build|check|bench|model|tour) ;;
+    *) echo "device.sh: unknown stage '$s' (build check bench model tour)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x build/cured ] && [ "${stages[0]}" != build ]; then
@@ -87,6 +88,7 @@ for s in "${stages[@]}"; do
       else
         printf '%-6s %-28s %5d\n' model "skipped: no script" 0 >> "$summary"
       fi ;;
+    tour) run_stage tour "$out/tour.log" 120 build/cured tour ;;
   esac
 done
 
@@ -95,12 +97,15 @@ done
 tar -C "$out" -czf /tmp/cured-logs.tar.gz . 2>/dev/null && mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
 find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
   ! -name check.log ! -name bench.csv ! -name bench.json ! -name model.log \
-  ! -name bench-summary.log -exec rm -rf {} + 2>/dev/null
+  ! -name bench-summary.log ! -name tour.log -exec rm -rf {} + 2>/dev/null
 
 {
   echo
   echo "== check (tail) =="
   [ -f "$out/check.log" ] && tail -n 40 "$out/check.log"
+  echo
+  echo "== tour (tail) =="
+  [ -f "$out/tour.log" ] && tail -n 12 "$out/tour.log"
   echo
   echo "== bench at 2^26 (tail) =="
   [ -f "$out/bench-summary.log" ] && tail -n 30 "$out/bench-summary.log"

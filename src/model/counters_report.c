@@ -3,6 +3,7 @@
  *
  * defines: model_counters_print_table, model_counters_write_json
  */
+#include "json_out.h"
 #include "counters.h"
 
 #include <stdlib.h>
@@ -128,22 +129,6 @@ int model_counters_print_table(FILE *out, const model_counters *c,
 
 /* ----------------------------------------------------------------- JSON */
 
-/* Writes s as a JSON string. */
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; s != NULL && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 /* Writes {"key": n, ...} for the non-zero counts of v. */
 static void json_counts(FILE *out, const uint64_t *v)
 {
@@ -175,11 +160,11 @@ static int json_rows(FILE *out, const model_counters *c, int function,
         if (by == MODEL_BY_PTX) {
             fprintf(out, "\"ptx_line\": %u, \"pc\": %d, \"op\": ",
                     (unsigned)rows[i].line, rows[i].first_pc);
-            json_string(out, ptx_opcode_name(
+            cured_json_string(out, ptx_opcode_name(
                 (ptx_opcode)m->functions[function].code[rows[i].first_pc].op));
         } else {
             fprintf(out, "\"file\": ");
-            json_string(out, rows[i].file > 0 && rows[i].file < m->nfiles
+            cured_json_string(out, rows[i].file > 0 && rows[i].file < m->nfiles
                                  ? m->files[rows[i].file] : NULL);
             fprintf(out, ", \"line\": %u", (unsigned)rows[i].line);
         }
@@ -197,19 +182,19 @@ int model_counters_write_json(FILE *out, const model_counters *c)
     const ptx_module *m = model_counters_module(c);
     const uint64_t *t = model_counters_totals(c);
     fprintf(out, "{\n  \"kernel\": ");
-    json_string(out, m->functions[model_counters_function(c)].name);
+    cured_json_string(out, m->functions[model_counters_function(c)].name);
     fprintf(out, ",\n  \"note\": ");
-    json_string(out, model_counters_sass_label(c) ? sass_note : ptx_note);
+    cured_json_string(out, model_counters_sass_label(c) ? sass_note : ptx_note);
     fprintf(out, ",\n  \"sass\": ");
     if (model_counters_sass_label(c))
-        json_string(out, model_counters_sass_label(c));
+        cured_json_string(out, model_counters_sass_label(c));
     else
         fputs("null", out);
     fprintf(out, ",\n  \"complete\": %s", model_counters_complete(c) ? "true" : "false");
     fprintf(out, ",\n  \"totals\": {");
     for (int k = 0; k < MODEL_CTR_COUNT; k++) {
         fprintf(out, "%s\n    ", k ? "," : "");
-        json_string(out, model_counter_describe((model_counter)k)->metric);
+        cured_json_string(out, model_counter_describe((model_counter)k)->metric);
         fprintf(out, ": %llu", (unsigned long long)t[k]);
     }
     fprintf(out, "\n  },\n  \"derived\": {\"active_lane_share\": %.6f, "
@@ -219,11 +204,11 @@ int model_counters_write_json(FILE *out, const model_counters *c)
     for (int k = 0; k < MODEL_CTR_COUNT; k++) {
         const model_counter_info *info = model_counter_describe((model_counter)k);
         fprintf(out, "%s\n    {\"key\": ", k ? "," : "");
-        json_string(out, info->key);
+        cured_json_string(out, info->key);
         fprintf(out, ", \"metric\": ");
-        json_string(out, info->metric);
+        cured_json_string(out, info->metric);
         fprintf(out, ", \"meaning\": ");
-        json_string(out, info->what);
+        cured_json_string(out, info->what);
         fputc('}', out);
     }
     fprintf(out, "\n  ],\n  \"functions\": [");
@@ -232,7 +217,7 @@ int model_counters_write_json(FILE *out, const model_counters *c)
         if (model_counters_at(c, f, 0) == NULL)
             continue; /* never ran */
         fprintf(out, "%s\n    {\"name\": ", first ? "" : ",");
-        json_string(out, m->functions[f].name);
+        cured_json_string(out, m->functions[f].name);
         fprintf(out, ",\n     \"lines\": ");
         if (json_rows(out, c, f, MODEL_BY_SOURCE) < 0)
             return -1;
