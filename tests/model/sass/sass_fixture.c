@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "sass_fixture.h"
+#include "test_files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,33 +17,12 @@
 
 char *fixture_text(const char *name, size_t *len)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", SASS_FIXTURES, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    text[n] = '\0';
-    *len = (size_t)n;
-    return text;
+    return test_read_file(SASS_FIXTURES, name, len);
 }
 
 ptx_module *fixture_ptx(const char *name)
 {
-    size_t len;
-    char *text = fixture_text(name, &len);
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, len, &err);
-    free(text);
-    if (m == NULL)
-        fail_msg("%s: %s", name, err.message);
-    return m;
+    return test_parse_ptx_file(SASS_FIXTURES, name);
 }
 
 sass_module *fixture_sass(const char *name)
