@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "cured.h"
+#include "dispatch.h"
 
 #define SKIP 77
 
@@ -200,67 +201,10 @@ static void free_dataset(dataset *d)
 // ----------------------------------------------------------------------------
 // The float bound
 
-static int log2_int(uint64_t x)
-{
-    int k = 0;
-    while (x > 1) {
-        x >>= 1;
-        k++;
-    }
-    return k;
-}
-
-static uint64_t ceil_div(uint64_t a, uint64_t b)
-{
-    return a / b + (a % b != 0);
-}
-
-/* h: the most additions on any path from an input element to the result,
- * for this kernel's plan. Any summation whose paths have at most h
- * additions has |computed - exact| <= gamma_h * sum|x_i|, gamma_h =
- * h u / (1 - h u) (Higham, Accuracy and Stability, 4.2). Per launch over m
- * elements with grid G of B threads: the serial adds of a thread's share,
- * then the block's tree (log2 B; 6 for the kernels whose last warp runs six
- * steps even at B = 32). The kernels that load through thread_sum
- * (src/kernels/load.cuh: shuffle and the grid level) add at most
- * ceil(m / GB) + 5 in a thread: a chain of trips, each trip a tree of
- * depth 4, and the tail element. atomic adds G to the chain (the blocks'
- * sums in any order into *d_out); single_pass adds its last block's sum of
- * the G partials, a thread_sum again. Additions of the identity (0) are
- * exact but counted anyway. */
-static uint64_t chain_length(int kernel, const cured_plan *plan)
-{
-    const char *name = cured_catalogue_entry(kernel)->name;
-    uint64_t h = 0;
-    for (int k = 0; k < plan->launches; k++) {
-        const cured_launch *l = &plan->launch[k];
-        uint64_t b = (uint64_t)l->block, threads = b * l->grid;
-        int tree = log2_int(b);
-        if (!strcmp(name, "divergent") || !strcmp(name, "strided") ||
-            !strcmp(name, "sequential")) {
-            h += tree;
-        } else if (!strcmp(name, "first_add")) {
-            h += 1 + tree;
-        } else if (!strcmp(name, "unroll_warp") ||
-                   !strcmp(name, "unroll_warp_sync") ||
-                   !strcmp(name, "unrolled")) {
-            h += 1 + (tree < 6 ? 6 : tree);
-        } else if (!strcmp(name, "multi_elem")) {
-            h += 2 * ceil_div(l->n, 2 * threads) + (tree < 6 ? 6 : tree);
-        } else { /* shuffle, two_pass, atomic, single_pass */
-            h += ceil_div(l->n, threads) + 5 + tree;
-        }
-    }
-    const cured_launch *first = &plan->launch[0];
-    if (!strcmp(name, "atomic"))
-        h += first->grid;
-    if (!strcmp(name, "single_pass"))
-        h += ceil_div(first->grid, (uint64_t)first->block) + 5 + log2_int(first->block);
-    return h;
-}
-
-/* The largest |got - exact| a correct run may show, plus the reference's
- * own error (Neumaier in long double: within 2u|s| + O(n u^2) sum|x|). */
+/* The largest |got - exact| a correct run may show: gamma_h sum|x_i| with
+ * h the plan's longest chain of additions (cured_dispatch_chain_length,
+ * src/lib/chain.c, derives it per kernel), plus the reference's own error
+ * (Neumaier in long double: within 2u|s| + O(n u^2) sum|x|). */
 static long double float_bound(const dataset *d, uint64_t h)
 {
     if (d->exact)
@@ -383,7 +327,7 @@ static int run_case(harness *t, int kernel, const dataset *d, int block,
             fail(t, kernel, d, block, "cured_catalogue_plan failed");
             return 0;
         }
-        uint64_t h = d->n == 0 ? 0 : chain_length(kernel, &plan);
+        uint64_t h = d->n == 0 ? 0 : cured_dispatch_chain_length(kernel, &plan);
         long double bound = float_bound(d, h);
         long double diff = fabsl(g - d->ref);
         if (!(diff <= bound)) { /* NaN fails */

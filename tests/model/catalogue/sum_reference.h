@@ -3,7 +3,7 @@
  * from the exact sum.
  *
  * defines: sum_data_kind, sum_data_fill, sum_reference, sum_reference_of,
- *          sum_chain_length, sum_float_bound, sum_check
+ *          sum_float_bound, sum_check
  */
 #ifndef CURED_TEST_SUM_REFERENCE_H
 #define CURED_TEST_SUM_REFERENCE_H
@@ -42,11 +42,6 @@ typedef struct sum_reference {
  * double sum would not hold exactly. */
 int sum_reference_of(cured_dtype dtype, const void *in, uint64_t n,
                      sum_reference *ref);
-
-/* h: the most float additions on any path from an input element to the
- * result of `kernel`'s plan. See sum_reference.c for the derivation per
- * kernel. Returns 0 for a plan with no launch. Can't fail. */
-uint64_t sum_chain_length(int kernel, const cured_plan *plan);
 
 /* The largest |result - exact| a summation whose paths have at most h
  * additions in f32 can show: gamma_h sum|x_i|, gamma_h = h u / (1 - h u),

@@ -28,6 +28,7 @@
 #include "catalogue_ptx.h"
 #include "model_catalogue.h"
 #include "plan_runner.h"
+#include "dispatch.h"
 #include "sum_reference.h"
 
 #include <setjmp.h>
@@ -256,7 +257,7 @@ static void run_one(sweep *s, int kernel, const void *in, uint64_t n, int block,
         report(s, name, n, block, "the first launch differs from `cured model`'s");
         ok = 0;
     }
-    uint64_t h = sum_chain_length(kernel, &r.plan);
+    uint64_t h = cured_dispatch_chain_length(kernel, &r.plan);
     if (ok && !sum_check(ref, r.value, h, msg, sizeof msg)) {
         report(s, name, n, block, msg);
         ok = 0;
