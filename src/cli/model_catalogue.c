@@ -1,6 +1,6 @@
 /* model_catalogue.c - a catalogue kernel's standard launch for n values.
  *
- * defines: cli_catalogue_plan_make
+ * defines: cli_catalogue_plan_make, cli_model_h200
  *
  * The launch shape is the dispatch's own (cured_dispatch_plan in
  * src/lib/plan.c, docs/kernels.md): its first launch, on an H200's shape,
@@ -9,13 +9,11 @@
  */
 #include "model_catalogue.h"
 
-#include "dispatch.h"
-
 #include <stdio.h>
 #include <string.h>
 
 /* The device the model's "resident blocks" describe. */
-static const cured_device_shape h200 = {CLI_MODEL_RESIDENT_SMS, 2048, 32};
+const cured_device_shape cli_model_h200 = {CLI_MODEL_RESIDENT_SMS, 2048, 32};
 
 static ptx_type dtype_type(cured_dtype d)
 {
@@ -71,7 +69,7 @@ int cli_catalogue_plan_make(int kernel, cured_dtype dtype, uint64_t n,
         return -1;
     }
     cured_plan launches;
-    cured_dispatch_plan(kernel, dtype, n, block, &h200, &launches);
+    cured_dispatch_plan(kernel, dtype, n, block, &cli_model_h200, &launches);
     const cured_launch *first = &launches.launch[0];
     if (launches.launches < 1 || first->grid > UINT32_MAX) {
         snprintf(err, cap, "no launch for --n %llu", (unsigned long long)n);

@@ -3,12 +3,13 @@
  * --n N`), as src/kernels/ and docs/kernels.md document them.
  *
  * defines: cli_catalogue_plan, cli_catalogue_plan_make,
- *          CLI_MODEL_RESIDENT_SMS
+ *          CLI_MODEL_RESIDENT_SMS, cli_model_h200
  */
 #ifndef CURED_CLI_MODEL_CATALOGUE_H
 #define CURED_CLI_MODEL_CATALOGUE_H
 
 #include "cured.h"
+#include "dispatch.h"
 #include "model.h"
 #include "model_args.h"
 
@@ -18,6 +19,9 @@
  * model means what it means on an H200: 132 multiprocessors, each holding
  * 2048 threads (at most 32 blocks), as libcured's dispatch computes it. */
 #define CLI_MODEL_RESIDENT_SMS 132
+
+/* That device's shape, as cured_dispatch_plan takes it. */
+extern const cured_device_shape cli_model_h200;
 
 /* The standard launch of one catalogue kernel. */
 typedef struct cli_catalogue_plan {

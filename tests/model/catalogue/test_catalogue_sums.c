@@ -27,7 +27,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "catalogue_ptx.h"
 #include "model_catalogue.h"
-#include "plan_runner.h"
+#include "model_plan.h"
 #include "dispatch.h"
 #include "sum_reference.h"
 
@@ -156,7 +156,7 @@ static void test_every_kernel_has_its_entries(void **state)
 
 typedef struct sweep {
     const ptx_module *m;
-    const cured_device_shape *dev; /* NULL: plan_runner_h200 */
+    const cured_device_shape *dev; /* NULL: cli_model_h200 */
     cured_dtype dtype;
     sum_data_kind kind;
     const char *kind_name;
@@ -178,7 +178,7 @@ static void report(sweep *s, const char *kernel, uint64_t n, int block,
  * unroll_warp exhibit (is_exhibit in the catalogue), which must report its tail's shared race (and only that)
  * whenever it launched. Returns 1 when r's findings are those. */
 static int findings_as_expected(sweep *s, int k, uint64_t n, int block,
-                                const plan_run *r)
+                                const cli_plan_run *r)
 {
     const char *kernel = cured_catalogue_entry(k)->name;
     int exhibit = cured_catalogue_entry(k)->is_exhibit;
@@ -204,7 +204,7 @@ static int findings_as_expected(sweep *s, int k, uint64_t n, int block,
 }
 
 /* `cured model KERNEL --n N --block B` runs the plan's first launch: the
- * same grid, block and dynamic shared memory as plan_runner_h200's plan. */
+ * same grid, block and dynamic shared memory as cli_model_h200's plan. */
 static int first_launch_is_the_clis(int kernel, cured_dtype dtype, uint64_t n,
                                     int block, const cured_plan *plan)
 {
@@ -227,13 +227,13 @@ static void run_one(sweep *s, int kernel, const void *in, uint64_t n, int block,
 {
     const char *name = cured_catalogue_entry(kernel)->name;
     size_t es = cured_dtype_size(s->dtype);
-    plan_run r;
+    cli_plan_run r;
     char msg[512];
     s->runs++;
-    const cured_device_shape *dev = s->dev != NULL ? s->dev : &plan_runner_h200;
-    if (plan_run_catalogue(s->m, kernel, s->dtype, in, n, block, dev, &r) != 0) {
+    const cured_device_shape *dev = s->dev != NULL ? s->dev : &cli_model_h200;
+    if (cli_plan_run_catalogue(s->m, kernel, s->dtype, in, n, block, dev, &r) != 0) {
         report(s, name, n, block, r.error);
-        plan_run_clear(&r);
+        cli_plan_run_clear(&r);
         return;
     }
     s->launches += r.launches_run;
@@ -266,7 +266,7 @@ static void run_one(sweep *s, int kernel, const void *in, uint64_t n, int block,
         memcpy(two_pass_value, r.value, es);
     if (ok && strcmp(name, "single_pass") == 0 && memcmp(two_pass_value, r.value, es) != 0)
         report(s, name, n, block, "not two_pass's bits");
-    plan_run_clear(&r);
+    cli_plan_run_clear(&r);
 }
 
 /* Every kernel at every block of `blocks_used` over fresh inputs of each
@@ -372,13 +372,13 @@ static void test_misaligned_input_gives_the_same_bits(void **state)
             sum_data_fill(dtypes[d], SUM_DATA_RANDOM, base_seed + ns[i], in, ns[i]);
             for (size_t b = 0; b < COUNT(bs); b++) {
                 for (int k = 0; k < cured_catalogue_count(); k++) {
-                    plan_run aligned, shifted;
-                    assert_int_equal(plan_run_catalogue_at(m, k, dtypes[d], in, ns[i], 0,
-                                                           bs[b], &plan_runner_h200,
-                                                           &aligned), 0);
-                    assert_int_equal(plan_run_catalogue_at(m, k, dtypes[d], in, ns[i], es,
-                                                           bs[b], &plan_runner_h200,
-                                                           &shifted), 0);
+                    cli_plan_run aligned, shifted;
+                    assert_int_equal(cli_plan_run_catalogue_at(m, k, dtypes[d], in, ns[i], 0,
+                                                               bs[b], &cli_model_h200,
+                                                               &aligned), 0);
+                    assert_int_equal(cli_plan_run_catalogue_at(m, k, dtypes[d], in, ns[i], es,
+                                                               bs[b], &cli_model_h200,
+                                                               &shifted), 0);
                     assert_true(aligned.completed && shifted.completed);
                     if (!cured_catalogue_entry(k)->is_exhibit)
                         assert_int_equal(shifted.findings.count, 0);
@@ -388,8 +388,8 @@ static void test_misaligned_input_gives_the_same_bits(void **state)
                                  cured_dtype_name(dtypes[d]), (unsigned long long)ns[i],
                                  bs[b], (unsigned long long)base_seed);
                     compared++;
-                    plan_run_clear(&aligned);
-                    plan_run_clear(&shifted);
+                    cli_plan_run_clear(&aligned);
+                    cli_plan_run_clear(&shifted);
                 }
             }
             free(in);

@@ -1,29 +1,28 @@
-/* plan_runner.c - a catalogue kernel's whole launch plan, run in the model.
+/* model_plan.c - a catalogue kernel's whole launch plan, run in the model.
  *
- * defines: plan_runner_h200, plan_run_catalogue, plan_run_catalogue_at,
- *          plan_run_clear
+ * defines: cli_plan_run_catalogue, cli_plan_run_catalogue_at,
+ *          cli_plan_run_watched, cli_plan_run_clear
  *
  * The launches, buffers and parameters mirror src/lib/run.cu (run_passes,
  * run_grid); the plan and the scratch layout come from the dispatch itself
  * (cured_dispatch_plan, cured_dispatch_layout), so a change there is run
  * here as it would run on a GPU.
  */
-#include "plan_runner.h"
+#include "model_plan.h"
 
 #include "catalogue_ptx.h"
 #include "checks.h"
+#include "model_output.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-const cured_device_shape plan_runner_h200 = {132, 2048, 32};
-
 #define MAX_PARAMS 5
 #define PARAM_BLOCK_BYTES 64
 
 /* Records why the plan could not run; returns -1. */
-static int refuse(plan_run *r, const char *fmt, ...)
+static int refuse(cli_plan_run *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -101,7 +100,7 @@ static void launch_arguments(const char *name, int block_level,
  * after checking that f has exactly a's parameters with a's sizes. Returns
  * 0, or -1 with r->error. */
 static int pack_params(const ptx_module *m, const ptx_function *f,
-                       const launch_args *a, uint8_t *params, plan_run *r)
+                       const launch_args *a, uint8_t *params, cli_plan_run *r)
 {
     if (f->nparams != a->count)
         return refuse(r, "%s: %d parameters, docs/kernels.md says %d", f->name,
@@ -126,42 +125,52 @@ static int pack_params(const ptx_module *m, const ptx_function *f,
     return 0;
 }
 
-/* Adds every finding of `from` to r's list. Returns 0, -1 out of memory. */
-static int merge_findings(plan_run *r, const model_findings *from)
-{
-    for (int i = 0; i < from->count; i++)
-        if (model_findings_add(&r->findings, &from->items[i]) != 0)
-            return -1;
-    return 0;
-}
+/* The most observers a watch may add to a launch. */
+#define MAX_WATCH_OBSERVERS 7
 
-/* Runs launch l of function fn with the packed params, the checks
- * attached. Returns 1 when it completed with no error finding, 0 when it
- * ran but stopped or raised an error, -1 when the model refused it. */
-static int run_launch(const ptx_module *m, int fn, const cured_launch *l,
+/* Runs launch k of the plan (launch l of function fn, with the packed
+ * params) with fresh checks and the watch's observers attached, into
+ * r->launch[k]; its findings join r's. Returns 1 when it completed with no
+ * error finding, 0 when it ran but stopped or raised an error, -1 when the
+ * model refused it or host memory ran out (r->error says which). */
+static int run_launch(const ptx_module *m, int fn, int k, const cured_launch *l,
                       const uint8_t *params, model_memory *mem,
-                      model_checks *checks, plan_run *r)
+                      const cli_plan_watch *w, cli_plan_run *r)
 {
-    model_observer obs = model_checks_observer(checks);
+    cli_plan_launch *rec = &r->launch[k];
+    rec->function = fn;
+    r->launches_started = k + 1;
+    model_checks *checks = model_checks_new(&rec->findings);
+    if (checks == NULL)
+        return refuse(r, "out of host memory (checks)");
+    model_observer obs[1 + MAX_WATCH_OBSERVERS];
+    int nobs = 0;
+    obs[nobs++] = model_checks_observer(checks);
+    for (int i = 0; w != NULL && i < w->nobservers; i++)
+        obs[nobs++] = w->observers[i];
     model_launch launch = {
         .module = m, .function = fn, .grid = {(uint32_t)l->grid, 1, 1},
         .block = {(uint32_t)l->block, 1, 1},
         .dynamic_shared_bytes = (uint32_t)l->shared_bytes, .params = params,
         .params_size = (size_t)m->functions[fn].param_bytes, .memory = mem,
-        .observers = &obs, .nobservers = 1, .check_uninit_global = 1};
+        .step_limit = w != NULL ? w->step_limit : 0,
+        .observers = obs, .nobservers = nobs, .check_uninit_global = 1};
     model_result result;
     memset(&result, 0, sizeof result);
     int rc = model_run(&launch, &result);
+    model_checks_free(checks);
+    rec->warp_instructions = result.warp_instructions;
+    rec->thread_instructions = result.thread_instructions;
     r->thread_instructions += result.thread_instructions;
-    if (merge_findings(r, &result.findings) != 0)
-        rc = -1;
-    int ok = rc == 0 && result.completed && result.findings.errors == 0;
     if (rc != 0)
-        refuse(r, "the model refused launch %d (%s): %s", r->launches_run,
-               m->functions[fn].name,
+        refuse(r, "the model refused launch %d (%s): %s", k, m->functions[fn].name,
                result.findings.count ? result.findings.items[0].message : "");
+    else if (cli_findings_merge(&rec->findings, &result.findings) != 0 ||
+             cli_findings_merge(&r->findings, &rec->findings) != 0)
+        rc = refuse(r, "out of host memory (findings)");
+    rec->completed = rc == 0 && result.completed && rec->findings.errors == 0;
     model_findings_clear(&result.findings);
-    return rc != 0 ? -1 : ok;
+    return rc != 0 ? -1 : rec->completed;
 }
 
 /* Allocates the run's buffers in mem and fills *b: the input (copied from
@@ -172,7 +181,7 @@ static int run_launch(const ptx_module *m, int fn, const cured_launch *l,
 static int make_buffers(model_memory *mem, int kernel, cured_dtype dtype,
                         const void *in, uint64_t n, size_t in_offset, int block,
                         run_buffers *b, model_buffer **out, model_buffer **temp,
-                        plan_run *r)
+                        cli_plan_run *r)
 {
     size_t es = cured_dtype_size(dtype);
     uint8_t poison = poison_byte(dtype);
@@ -207,18 +216,32 @@ static int make_buffers(model_memory *mem, int kernel, cured_dtype dtype,
     return 0;
 }
 
-int plan_run_catalogue(const ptx_module *m, int kernel, cured_dtype dtype,
-                       const void *in, uint64_t n, int block,
-                       const cured_device_shape *dev, plan_run *r)
+int cli_plan_run_catalogue(const ptx_module *m, int kernel, cured_dtype dtype,
+                           const void *in, uint64_t n, int block,
+                           const cured_device_shape *dev, cli_plan_run *r)
 {
-    return plan_run_catalogue_at(m, kernel, dtype, in, n, 0, block, dev, r);
+    return cli_plan_run_watched(m, kernel, dtype, in, n, 0, block, dev, NULL, r);
 }
 
-int plan_run_catalogue_at(const ptx_module *m, int kernel, cured_dtype dtype,
-                          const void *in, uint64_t n, size_t in_offset,
-                          int block, const cured_device_shape *dev, plan_run *r)
+int cli_plan_run_catalogue_at(const ptx_module *m, int kernel,
+                              cured_dtype dtype, const void *in, uint64_t n,
+                              size_t in_offset, int block,
+                              const cured_device_shape *dev, cli_plan_run *r)
+{
+    return cli_plan_run_watched(m, kernel, dtype, in, n, in_offset, block, dev,
+                                NULL, r);
+}
+
+int cli_plan_run_watched(const ptx_module *m, int kernel, cured_dtype dtype,
+                         const void *in, uint64_t n, size_t in_offset,
+                         int block, const cured_device_shape *dev,
+                         const cli_plan_watch *watch, cli_plan_run *r)
 {
     memset(r, 0, sizeof *r);
+    if (watch != NULL && (watch->nobservers < 0 ||
+                          watch->nobservers > MAX_WATCH_OBSERVERS))
+        return refuse(r, "%d observers (at most %d)", watch->nobservers,
+                      MAX_WATCH_OBSERVERS);
     cured_status st = cured_dispatch_check_shape(kernel, dtype, n, block);
     if (st != CURED_SUCCESS)
         return refuse(r, "dispatch: %s", cured_status_string(st));
@@ -228,10 +251,9 @@ int plan_run_catalogue_at(const ptx_module *m, int kernel, cured_dtype dtype,
     cured_dispatch_plan(kernel, dtype, n, block, dev, &r->plan);
 
     model_memory *mem = model_memory_new();
-    model_checks *checks = model_checks_new(&r->findings);
     model_buffer *out = NULL, *temp = NULL;
     run_buffers b;
-    int rc = mem != NULL && checks != NULL ? 0 : refuse(r, "out of host memory");
+    int rc = mem != NULL ? 0 : refuse(r, "out of host memory");
     if (rc == 0)
         rc = make_buffers(mem, kernel, dtype, in, n, in_offset, block, &b, &out,
                           &temp, r);
@@ -260,7 +282,12 @@ int plan_run_catalogue_at(const ptx_module *m, int kernel, cured_dtype dtype,
         rc = pack_params(m, &m->functions[fn], &a, params, r);
         if (rc != 0)
             break;
-        int ok = run_launch(m, fn, l, params, mem, checks, r);
+        if (watch != NULL && watch->before_launch != NULL &&
+            watch->before_launch(watch->ctx, k, fn, r->error, sizeof r->error) != 0) {
+            rc = -1;
+            break;
+        }
+        int ok = run_launch(m, fn, k, l, params, mem, watch, r);
         if (ok < 0)
             rc = -1;
         else if (ok)
@@ -280,12 +307,13 @@ int plan_run_catalogue_at(const ptx_module *m, int kernel, cured_dtype dtype,
     } else {
         r->completed = 0;
     }
-    model_checks_free(checks);
     model_memory_free(mem);
     return rc;
 }
 
-void plan_run_clear(plan_run *r)
+void cli_plan_run_clear(cli_plan_run *r)
 {
+    for (int k = 0; k < r->launches_started; k++)
+        model_findings_clear(&r->launch[k].findings);
     model_findings_clear(&r->findings);
 }
