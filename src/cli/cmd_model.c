@@ -1,14 +1,17 @@
 /* cmd_model.c - `cured model`: one kernel launch in the model, on the CPU.
  *
  *   cured model KERNEL [--dtype T] [--n N] [options]
+ *   cured model KERNEL [--dtype T] [--n N] --whole-plan [options]
  *   cured model --ptx FILE | --cu FILE [--entry NAME] --arg SPEC... [options]
  *   cured model --seed-table
  *
  * Loads the PTX (embedded catalogue, file, or nvcc), picks the entry, lays
  * out its arguments, runs it with the counters and the checks watching,
  * and prints the hardware view, the findings and the buffers asked for
- * (or all of it as one JSON object). Exit 0: ran with no error findings;
- * 1: error findings (any finding with --strict); 2: bad usage or input.
+ * (or all of it as one JSON object); --whole-plan hands the catalogue
+ * kernel's whole launch plan to model_whole_plan.c. Exit 0: ran with no
+ * error findings; 1: error findings (any finding with --strict); 2: bad
+ * usage or input.
  */
 #include "cli.h"
 #include "checks.h"
@@ -22,6 +25,7 @@
 #include "model_sass.h"
 #include "model_seed_table.h"
 #include "model_source.h"
+#include "model_whole_plan.h"
 #include "seed_view.h"
 
 #include <errno.h>
@@ -401,6 +405,8 @@ int cmd_model(int argc, char **argv)
         return cli_fail(CMD, "%s", err);
     if (o.seed_table)
         return cli_model_seed_table(o.json);
+    if (o.whole_plan)
+        return cli_model_whole_plan(&o);
 
     model_run_state r;
     memset(&r, 0, sizeof r);

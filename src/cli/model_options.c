@@ -13,12 +13,13 @@
 void cli_model_usage(FILE *out)
 {
     fprintf(out,
-"usage: cured model KERNEL [--dtype T] [--n N] [--seed S] [options]\n"
+"usage: cured model KERNEL [--dtype T] [--n N] [--seed S] [--whole-plan] [options]\n"
 "       cured model --ptx FILE.ptx | --cu FILE.cu [--entry NAME] --arg SPEC... [options]\n"
 "       cured model --seed-table [--json]\n"
 "\n"
 "Runs one kernel launch in the model (the PTX, executed warp by warp on the\n"
-"CPU) and prints its hardware counters, the checks' findings and buffers.\n"
+"CPU) and prints its hardware counters, the checks' findings and buffers;\n"
+"with --whole-plan, every launch libcured would make, and the final sum.\n"
 "\n"
 "what to run:\n"
 "  KERNEL               a catalogue kernel (cured list), from the embedded PTX\n"
@@ -27,6 +28,13 @@ void cli_model_usage(FILE *out)
 "                       --arg, builds its standard arguments:\n"
 "                       in (random), out, n [, partials, counter]\n"
 "  --seed S             the seed of that random input (default 1)\n"
+"  --whole-plan         run every launch of the plan libcured's dispatch makes\n"
+"                       on an H200 (passes, atomic's zeroing, single_pass's\n"
+"                       counter), in order, and print each launch, the\n"
+"                       counters summed over them and the final sum beside\n"
+"                       its reference (float64 / exact integer); catalogue\n"
+"                       kernels only, no --grid --shared --arg --entry\n"
+"                       --print --out --seed-view\n"
 "  --ptx FILE           a PTX file (nvcc -arch=sm_90 -ptx -lineinfo)\n"
 "  --cu FILE            a CUDA file, compiled to PTX with nvcc first\n"
 "  --entry NAME         the kernel entry (needed when the module has several)\n"
@@ -104,7 +112,8 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
-    OPT_SEED_VIEW, OPT_SEED_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS
+    OPT_SEED_VIEW, OPT_SEED_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
+    OPT_WHOLE_PLAN
 };
 
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
@@ -128,6 +137,7 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         {"step-limit", required_argument, NULL, OPT_STEP_LIMIT},
         {"seed-view", no_argument, NULL, OPT_SEED_VIEW},
         {"seed-table", no_argument, NULL, OPT_SEED_TABLE},
+        {"whole-plan", no_argument, NULL, OPT_WHOLE_PLAN},
         {"json", no_argument, NULL, OPT_JSON},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"help", no_argument, NULL, 'h'},
@@ -223,6 +233,7 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             break;
         case OPT_SEED_VIEW: o->seed_view = 1; break;
         case OPT_SEED_TABLE: o->seed_table = 1; break;
+        case OPT_WHOLE_PLAN: o->whole_plan = 1; break;
         case OPT_JSON: o->json = 1; break;
         case OPT_STRICT: o->strict = 1; break;
         case 'h': return CLI_MODEL_PARSE_HELP;
@@ -248,9 +259,9 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
     }
     if (o->seed_table) {
         if (o->kernel || o->ptx_path || o->cu_path || o->nargs || o->have_n ||
-            o->sass_path) {
+            o->sass_path || o->whole_plan) {
             snprintf(err, cap, "--seed-table runs its own four kernels: it takes "
-                     "no KERNEL, --ptx, --cu, --arg, --n or --sass");
+                     "no KERNEL, --ptx, --cu, --arg, --n, --sass or --whole-plan");
             return CLI_MODEL_PARSE_ERROR;
         }
         return CLI_MODEL_PARSE_OK;
@@ -265,6 +276,22 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         snprintf(err, cap, "one of KERNEL, --ptx and --cu, not %s",
                  o->kernel ? "a KERNEL and a file" : "both files");
         return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->whole_plan && o->kernel == NULL) {
+        snprintf(err, cap, "--whole-plan runs a catalogue KERNEL's launch plan, "
+                 "not %s (see cured list)", o->ptx_path ? "--ptx" : "--cu");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->whole_plan) {
+        const char *which = o->have_grid ? "--grid" : o->have_shared ? "--shared"
+                          : o->nargs ? "--arg" : o->entry ? "--entry"
+                          : o->nprints ? "--print" : o->nouts ? "--out"
+                          : o->seed_view ? "--seed-view" : NULL;
+        if (which != NULL) {
+            snprintf(err, cap, "--whole-plan runs the dispatch's own launches "
+                     "and buffers: it takes no %s", which);
+            return CLI_MODEL_PARSE_ERROR;
+        }
     }
     if (o->kernel == NULL && (have_dtype || o->have_n || have_seed)) {
         snprintf(err, cap, "%s is for catalogue kernels: give a --ptx/--cu "

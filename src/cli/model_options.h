@@ -48,6 +48,8 @@ typedef struct cli_model_options {
     uint64_t step_limit;     /* 0: the model's default */
     int seed_view;
     int seed_table;
+    int whole_plan;          /* --whole-plan: every launch of the dispatch's
+                                plan, and the final sum */
     int json;
     int strict;
 } cli_model_options;

@@ -2,12 +2,14 @@
 # output: the tests of `cured model` (ctest alone cannot check both).
 #
 #   cmake -DCURED=path/to/cured -DARGS="model^^--ptx^^f.ptx" -DRC=0 (or 0|1)
-#         [-DMATCH="re1^^re2"] [-DNOMATCH="re"] [-DSTDERR="re"]
+#         [-DMATCH="re1^^re2"] [-DNOMATCH="re"] [-DSTDERR="re"] [-DSAME="re"]
 #         [-DJSON=1] [-DOUT_FILE=path -DOUT_BYTES=n] -P expect.cmake
 #
 # Lists are joined with ^^ (a ';' would not survive add_test). RC may name
 # several statuses (0|1), for a case whose status is not what it checks. MATCH and
-# NOMATCH look at stdout, STDERR at stderr. Exit 2 must come with exactly one
+# NOMATCH look at stdout, STDERR at stderr. SAME is a regex with two groups
+# that must match stdout and capture the same text (a value and the
+# reference printed beside it: CMake's regexes have no backreferences). Exit 2 must come with exactly one
 # line on stderr and nothing on stdout (the CLI's convention). JSON=1 checks
 # that stdout is one JSON document (python3 -m json.tool, when python3 is
 # there).
@@ -38,6 +40,15 @@ if(DEFINED MATCH)
 endif()
 if(DEFINED NOMATCH AND out MATCHES "${NOMATCH}")
   message(FATAL_ERROR "stdout matches '${NOMATCH}'\n${shown}")
+endif()
+if(DEFINED SAME)
+  if(NOT out MATCHES "${SAME}")
+    message(FATAL_ERROR "stdout does not match '${SAME}'\n${shown}")
+  endif()
+  if(NOT CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
+    message(FATAL_ERROR "'${CMAKE_MATCH_1}' and '${CMAKE_MATCH_2}' differ "
+            "(SAME '${SAME}')\n${shown}")
+  endif()
 endif()
 if(DEFINED STDERR AND NOT err MATCHES "${STDERR}")
   message(FATAL_ERROR "stderr does not match '${STDERR}'\n${shown}")

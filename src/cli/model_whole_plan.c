@@ -1,0 +1,435 @@
+/* model_whole_plan.c - `cured model KERNEL --whole-plan`: the catalogue
+ * kernel's whole launch plan in the model, and the sum it leaves in *out.
+ *
+ * defines: cli_model_whole_plan
+ *
+ *   cured model two_pass --n 5000 --dtype i32 --whole-plan
+ *
+ * The launches are the dispatch's (cured_dispatch_plan on an H200's shape),
+ * run by src/cli/model_plan.c as src/lib/run.cu launches them; the input is
+ * the one `cured model KERNEL --n N` builds (random@SEED). The counters are
+ * one set summed over every launch (they count every function of the
+ * module, so a last pass run by another instance adds its own rows); the
+ * warp instructions and findings are also given per launch.
+ */
+#include "model_whole_plan.h"
+
+#include "catalogue_ptx.h"
+#include "cli.h"
+#include "counters.h"
+#include "cured.h"
+#include "dispatch.h"
+#include "json_out.h"
+#include "model_catalogue.h"
+#include "model_output.h"
+#include "model_plan.h"
+#include "model_sass.h"
+#include "model_source.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "model"
+
+// ----------------------------------------------------------------------------
+// The reference
+
+/* What the sum of the input is, computed on the host. */
+typedef struct plan_reference {
+    uint8_t bits[8];     /* integers: the exact sum modulo 2^(8 * size) */
+    double value;        /* floats: the sum in float64, compensated */
+    double sum_abs;      /* floats: sum |x|, for the error bound */
+    uint64_t additions;  /* floats: h, the plan's longest addition chain */
+    double bound;        /* floats: gamma_h * sum |x| */
+} plan_reference;
+
+static int is_float(cured_dtype d)
+{
+    return d == CURED_F32 || d == CURED_F64;
+}
+
+/* The element of dtype d at p, as a double (floats only). */
+static double float_at(cured_dtype d, const uint8_t *p)
+{
+    if (d == CURED_F32) {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    double x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+/* The sum of in[0, n): integers exactly modulo 2^64 (signed ones sign
+ * extended), then cut to the element's width, as the kernels' wrapping
+ * adds give it; floats in float64 with Neumaier's compensation, which
+ * leaves an error far below the plan's bound (h additions in the element
+ * type: gamma_h sum|x|, gamma_h = h u / (1 - h u), Higham 4.2). */
+static void reference_of(cured_dtype d, int kernel, const cured_plan *plan,
+                         const uint8_t *in, uint64_t n, plan_reference *ref)
+{
+    size_t es = cured_dtype_size(d);
+    memset(ref, 0, sizeof *ref);
+    if (is_float(d)) {
+        double s = 0, c = 0, a = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            double x = float_at(d, in + i * es), t = s + x;
+            c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+            s = t;
+            a += fabs(x);
+        }
+        ref->value = s + c;
+        ref->sum_abs = a;
+        ref->additions = cured_dispatch_chain_length(kernel, plan);
+        double hu = ldexp((double)ref->additions, d == CURED_F32 ? -24 : -53);
+        ref->bound = hu < 1 ? hu / (1 - hu) * a : INFINITY;
+        return;
+    }
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *p = in + i * es;
+        if (d == CURED_I32) {
+            int32_t v;
+            memcpy(&v, p, 4);
+            sum += (uint64_t)(int64_t)v;
+        } else if (d == CURED_U32) {
+            uint32_t v;
+            memcpy(&v, p, 4);
+            sum += v;
+        } else {
+            uint64_t v;
+            memcpy(&v, p, 8);
+            sum += v;
+        }
+    }
+    for (size_t b = 0; b < es; b++) /* little-endian, as the model's memory */
+        ref->bits[b] = (uint8_t)(sum >> (8 * b));
+}
+
+/* The element of dtype d at p as text: floats so they read back to the
+ * same bits (%.9g, %.17g), integers in full. */
+static void element_text(cured_dtype d, const uint8_t *p, char *out, size_t cap)
+{
+    switch (d) {
+    case CURED_F32: snprintf(out, cap, "%.9g", float_at(d, p)); break;
+    case CURED_F64: snprintf(out, cap, "%.17g", float_at(d, p)); break;
+    case CURED_I32: { int32_t v; memcpy(&v, p, 4); snprintf(out, cap, "%d", v); break; }
+    case CURED_U32: { uint32_t v; memcpy(&v, p, 4); snprintf(out, cap, "%u", v); break; }
+    case CURED_I64: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        snprintf(out, cap, "%lld", (long long)v);
+        break;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        snprintf(out, cap, "%llu", (unsigned long long)v);
+        break;
+    }
+    }
+}
+
+/* Whether the value r left in *out is the reference's: integers bit for
+ * bit, floats within the bound (a NaN never is). */
+static int value_matches(cured_dtype d, const cli_plan_run *r,
+                         const plan_reference *ref)
+{
+    if (!is_float(d))
+        return memcmp(r->value, ref->bits, cured_dtype_size(d)) == 0;
+    double got = float_at(d, r->value);
+    return isfinite(got) && fabs(got - ref->value) <= ref->bound;
+}
+
+// ----------------------------------------------------------------------------
+// The run
+
+/* Everything one --whole-plan run holds, freed by whole_free. */
+typedef struct whole_run {
+    int kernel;
+    cured_dtype dtype;
+    int block;
+    cli_source src;
+    cli_sass sass;
+    model_counters *counters;
+    int applied[CURED_MAX_LAUNCHES]; /* functions the SASS facts were given for */
+    int napplied;
+    uint8_t *input;
+    cli_arg_spec input_spec;
+    cli_plan_run run;
+    plan_reference ref;
+} whole_run;
+
+static void whole_free(whole_run *w)
+{
+    cli_plan_run_clear(&w->run);
+    free(w->input);
+    model_counters_free(w->counters);
+    cli_sass_free(&w->sass);
+    cli_source_free(&w->src);
+}
+
+/* The watch's before_launch: gives the counters the SASS facts of each
+ * entry the first time a launch runs it. */
+static int before_launch(void *ctx, int k, int function, char *err, size_t cap)
+{
+    whole_run *w = ctx;
+    (void)k;
+    for (int i = 0; i < w->napplied; i++)
+        if (w->applied[i] == function)
+            return 0;
+    if (cli_sass_apply(&w->sass, w->src.module, function, w->counters, err, cap) != 0)
+        return -1;
+    if (w->napplied < CURED_MAX_LAUNCHES)
+        w->applied[w->napplied++] = function;
+    return 0;
+}
+
+/* The entry of launch l (its block picks unrolled's and multi_elem's
+ * instance), or "?" when the PTX has none. */
+static void launch_entry(const whole_run *w, const cured_launch *l, char *out,
+                         size_t cap)
+{
+    const char *name = cured_catalogue_entry(w->kernel)->name;
+    if (model_catalogue_entry_name(w->src.module, name, cured_dtype_name(w->dtype),
+                                   l->block, out, cap) != MODEL_CATALOGUE_OK)
+        snprintf(out, cap, "?");
+}
+
+/* Loads the PTX, the SASS and the input, makes the counters for the first
+ * launch's entry, and runs the plan. Returns 0, or 2 after a line on
+ * stderr. */
+static int run_whole_plan(const cli_model_options *o, whole_run *w)
+{
+    char err[1400];
+    if (cured_catalogue_find(o->kernel, &w->kernel) != CURED_SUCCESS)
+        return cli_fail(CMD, "unknown kernel '%s' (see cured list)", o->kernel);
+    if (cured_dtype_from_name(o->dtype, &w->dtype) != CURED_SUCCESS)
+        return cli_fail(CMD, "unknown --dtype '%s' (f32 f64 i32 i64 u32 u64)",
+                        o->dtype);
+    w->block = o->have_block ? (int)o->block.x : 256;
+    if (o->have_block && (o->block.y != 1 || o->block.z != 1))
+        return cli_fail(CMD, "the catalogue's blocks are one-dimensional");
+    cli_catalogue_plan first;
+    if (cli_catalogue_plan_make(w->kernel, w->dtype, o->n, w->block, o->seed,
+                                &first, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    if (cli_source_catalogue(&w->src, err, sizeof err) != 0 ||
+        cli_source_parse(&w->src, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    char entry[512];
+    if (model_catalogue_entry_name(w->src.module, o->kernel, o->dtype, w->block,
+                                   entry, sizeof entry) != MODEL_CATALOGUE_OK)
+        return cli_fail(CMD, "the embedded PTX has no entry for %s %s block %d",
+                        o->kernel, o->dtype, w->block);
+    if (o->no_sass)
+        cli_sass_none(&w->sass, "--no-sass");
+    else if (o->sass_path) {
+        if (cli_sass_file(&w->sass, o->sass_path, err, sizeof err) != 0)
+            return cli_fail(CMD, "%s", err);
+    } else
+        cli_sass_catalogue(&w->sass);
+
+    /* The input `cured model KERNEL --n N` builds: in=T[N]:random@SEED. */
+    w->input_spec = first.args[0];
+    size_t es = cured_dtype_size(w->dtype);
+    w->input = malloc((size_t)o->n * es);
+    w->counters = model_counters_new(w->src.module,
+                                     ptx_find_function(w->src.module, entry));
+    if (w->input == NULL || w->counters == NULL)
+        return cli_fail(CMD, "out of memory");
+    cli_arg_fill(&w->input_spec, w->input);
+
+    model_observer counters = model_counters_observer(w->counters);
+    cli_plan_watch watch = {.observers = &counters, .nobservers = 1,
+                            .step_limit = o->step_limit,
+                            .before_launch = before_launch, .ctx = w};
+    if (cli_plan_run_watched(w->src.module, w->kernel, w->dtype, w->input, o->n, 0,
+                             w->block, &cli_model_h200, &watch, &w->run) != 0)
+        return cli_fail(CMD, "--whole-plan: %s", w->run.error);
+    reference_of(w->dtype, w->kernel, &w->run.plan, w->input, o->n, &w->ref);
+    return 0;
+}
+
+// ----------------------------------------------------------------------------
+// Reports
+
+/* "sum: V (reference R)" and how they compare, or why there is no sum. */
+static void print_sum(const whole_run *w)
+{
+    const cli_plan_run *r = &w->run;
+    char value[64], reference[64];
+    if (!r->completed) {
+        printf("sum: none (the plan stopped in launch %d of %d)\n",
+               r->launches_run + 1, r->plan.launches);
+        return;
+    }
+    element_text(w->dtype, r->value, value, sizeof value);
+    int matches = value_matches(w->dtype, r, &w->ref);
+    if (!is_float(w->dtype)) {
+        element_text(w->dtype, w->ref.bits, reference, sizeof reference);
+        printf("sum: %s (reference %s): %s\n", value, reference,
+               matches ? "equal" : "DIFFERENT");
+        return;
+    }
+    printf("sum: %s (reference %.17g): off by %.3g, %s the bound %.3g "
+           "(%llu additions deep)\n", value, w->ref.value,
+           fabs(float_at(w->dtype, r->value) - w->ref.value),
+           matches ? "within" : "OUTSIDE", w->ref.bound,
+           (unsigned long long)w->ref.additions);
+}
+
+/* The text report: the plan, each launch with its findings, the SASS
+ * line, the counters over all launches, the findings' total, the sum. */
+static void print_text(const cli_model_options *o, const whole_run *w)
+{
+    const cli_plan_run *r = &w->run;
+    printf("kernel: %s (%s), whole plan: %d launch%s as libcured's dispatch "
+           "makes them on an H200, n %llu, block %d, input random@%llu\n",
+           o->kernel, o->dtype, r->plan.launches, r->plan.launches == 1 ? "" : "es",
+           (unsigned long long)o->n, w->block, (unsigned long long)w->input_spec.seed);
+    if (r->plan.zero_output)
+        printf("out: zeroed before launch 1 (cudaMemsetAsync)\n");
+    for (int k = 0; k < r->plan.launches; k++) {
+        const cured_launch *l = &r->plan.launch[k];
+        char entry[512];
+        launch_entry(w, l, entry, sizeof entry);
+        printf("launch %d of %d: %s, grid (%llu,1,1), block (%d,1,1), dynamic "
+               "shared %zu bytes, n %llu: ", k + 1, r->plan.launches, entry,
+               (unsigned long long)l->grid, l->block, l->shared_bytes,
+               (unsigned long long)l->n);
+        if (k >= r->launches_started) {
+            printf("not run (the plan stopped)\n");
+            continue;
+        }
+        const cli_plan_launch *rec = &r->launch[k];
+        printf("%llu warp instructions, %s, ",
+               (unsigned long long)rec->warp_instructions,
+               rec->completed ? "completed" : "did not complete");
+        if (rec->findings.count == 0)
+            printf("findings: none\n");
+        else
+            printf("findings: %d (%d errors)\n", rec->findings.count,
+                   rec->findings.errors);
+        cli_print_findings(stdout, &rec->findings, w->src.module, w->src.text,
+                           w->src.len);
+    }
+    cli_sass_print(stdout, &w->sass, w->src.module);
+    printf("\ncounters: summed over the %d launch%s that ran\n",
+           r->launches_started, r->launches_started == 1 ? "" : "es");
+    model_counters_print_table(stdout, w->counters, MODEL_BY_SOURCE);
+    int count = 0, errors = 0;
+    for (int k = 0; k < r->launches_started; k++) {
+        count += r->launch[k].findings.count;
+        errors += r->launch[k].findings.errors;
+    }
+    if (count == 0)
+        printf("\nfindings: none\n");
+    else
+        printf("\nfindings: %d (%d errors), listed under their launches\n",
+               count, errors);
+    if (r->wrote_past_out)
+        printf("note: the element after *out lost its poison: a launch wrote past "
+               "*out\n");
+    if (r->state_dirty)
+        printf("note: the scratch's state area is not zero after the plan\n");
+    print_sum(w);
+}
+
+/* Writes the element at p as a JSON value: a number, or "nan"/"inf". */
+static void json_element(cured_dtype d, const uint8_t *p)
+{
+    char text[64];
+    if (is_float(d) && !isfinite(float_at(d, p))) {
+        double x = float_at(d, p);
+        printf("\"%s\"", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+        return;
+    }
+    element_text(d, p, text, sizeof text);
+    fputs(text, stdout);
+}
+
+/* The JSON report: one object. */
+static void print_json(const cli_model_options *o, const whole_run *w, int status)
+{
+    const cli_plan_run *r = &w->run;
+    printf("{\n  \"kernel\": ");
+    cured_json_string(stdout, o->kernel);
+    printf(",\n  \"dtype\": ");
+    cured_json_string(stdout, o->dtype);
+    printf(",\n  \"ptx\": ");
+    cured_json_string(stdout, w->src.label);
+    printf(",\n  \"whole_plan\": true,\n  \"n\": %llu,\n  \"block_size\": %d,\n"
+           "  \"seed\": %llu,\n  \"zero_output\": %s,\n  \"launches\": [",
+           (unsigned long long)o->n, w->block, (unsigned long long)w->input_spec.seed,
+           r->plan.zero_output ? "true" : "false");
+    for (int k = 0; k < r->plan.launches; k++) {
+        const cured_launch *l = &r->plan.launch[k];
+        const cli_plan_launch *rec = &r->launch[k];
+        int ran = k < r->launches_started;
+        char entry[512];
+        launch_entry(w, l, entry, sizeof entry);
+        printf("%s\n    {\"entry\": ", k ? "," : "");
+        cured_json_string(stdout, entry);
+        printf(", \"grid\": [%llu, 1, 1], \"block\": [%d, 1, 1], "
+               "\"dynamic_shared_bytes\": %zu, \"n\": %llu, \"ran\": %s, "
+               "\"completed\": %s, \"warp_instructions\": %llu, "
+               "\"thread_instructions\": %llu, \"findings\": ",
+               (unsigned long long)l->grid, l->block, l->shared_bytes,
+               (unsigned long long)l->n, ran ? "true" : "false",
+               ran && rec->completed ? "true" : "false",
+               (unsigned long long)(ran ? rec->warp_instructions : 0),
+               (unsigned long long)(ran ? rec->thread_instructions : 0));
+        if (ran)
+            cli_json_findings(stdout, &rec->findings, w->src.module, w->src.text,
+                              w->src.len);
+        else
+            printf("[]");
+        putchar('}');
+    }
+    printf("\n  ],\n  \"completed\": %s,\n  \"counters\": ",
+           r->completed ? "true" : "false");
+    model_counters_write_json(stdout, w->counters);
+    printf(",\n  \"sass\": ");
+    cli_sass_json(stdout, &w->sass, w->src.module);
+    printf(",\n  \"sum\": {\"value\": ");
+    if (r->completed)
+        json_element(w->dtype, r->value);
+    else
+        printf("null");
+    printf(", \"reference\": ");
+    if (is_float(w->dtype))
+        printf("%.17g", w->ref.value);
+    else
+        json_element(w->dtype, w->ref.bits);
+    printf(", \"matches\": %s", r->completed && value_matches(w->dtype, r, &w->ref)
+                                    ? "true" : "false");
+    if (is_float(w->dtype))
+        printf(", \"bound\": %.17g, \"additions\": %llu", w->ref.bound,
+               (unsigned long long)w->ref.additions);
+    printf("},\n  \"wrote_past_out\": %s,\n  \"state_area_zero\": %s,\n"
+           "  \"exit_status\": %d\n}\n", r->wrote_past_out ? "true" : "false",
+           r->state_dirty ? "false" : "true", status);
+}
+
+int cli_model_whole_plan(const cli_model_options *o)
+{
+    whole_run w;
+    memset(&w, 0, sizeof w);
+    int status = run_whole_plan(o, &w);
+    if (status == 0) {
+        const cli_plan_run *r = &w.run;
+        if (!r->completed || r->findings.errors > 0 ||
+            (o->strict && r->findings.count > 0))
+            status = 1;
+        if (o->json)
+            print_json(o, &w, status);
+        else
+            print_text(o, &w);
+    }
+    whole_free(&w);
+    return status;
+}
