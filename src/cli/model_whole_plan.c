@@ -422,8 +422,10 @@ int cli_model_whole_plan(const cli_model_options *o)
     int status = run_whole_plan(o, &w);
     if (status == 0) {
         const cli_plan_run *r = &w.run;
+        /* 1: the work ran and found a failure, a wrong sum included. */
         if (!r->completed || r->findings.errors > 0 ||
-            (o->strict && r->findings.count > 0))
+            (o->strict && r->findings.count > 0) ||
+            !value_matches(w.dtype, r, &w.ref))
             status = 1;
         if (o->json)
             print_json(o, &w, status);
