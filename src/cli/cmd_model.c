@@ -18,13 +18,13 @@
 #include "counters.h"
 #include "cured.h"
 #include "catalogue_ptx.h"
-#include "model_catalogue.h"
+#include "catalogue_launch.h"
 #include "model_options.h"
 #include "model_output.h"
-#include "model_params.h"
-#include "model_sass.h"
+#include "bind.h"
+#include "sass_source.h"
 #include "model_seed_table.h"
-#include "model_source.h"
+#include "source.h"
 #include "model_whole_plan.h"
 #include "seed_view.h"
 
@@ -380,7 +380,7 @@ static int run_model(const cli_model_options *o, model_run_state *r)
         return cli_fail(CMD, "bad launch: %s",
                         f->count ? f->items[0].message : "the model refused it");
     }
-    if (cli_findings_merge(&r->result.findings, &r->check_findings) != 0)
+    if (model_findings_merge(&r->result.findings, &r->check_findings) != 0)
         return cli_fail(CMD, "out of memory");
     if ((rc = write_outputs(o, r)) != 0)
         return rc;

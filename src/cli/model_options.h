@@ -7,7 +7,7 @@
 #define CURED_CLI_MODEL_OPTIONS_H
 
 #include "model.h"
-#include "model_args.h"
+#include "args.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* model_output.c - findings and buffers as `cured model` prints them, as
  * text and as JSON.
  *
- * defines: cli_instruction_text, cli_source_file_name, cli_print_findings,
+ * defines: cli_print_findings,
  *          cli_print_buffer, cli_json_findings,
  *          cli_json_buffer
  */
@@ -14,67 +14,11 @@
 #define HEAD 8
 #define TAIL 4
 
-void cli_instruction_text(const char *text, size_t len, uint32_t line,
-                          char *out, size_t cap)
-{
-    size_t i = 0;
-    out[0] = '\0';
-    if (line == 0 || cap == 0)
-        return;
-    for (uint32_t l = 1; l < line && i < len; i++)
-        if (text[i] == '\n')
-            l++;
-    while (i < len && (text[i] == ' ' || text[i] == '\t'))
-        i++;
-    size_t end = i;
-    while (end < len && text[end] != '\n' && text[end] != '\r' &&
-           !(text[end] == '/' && end + 1 < len && text[end + 1] == '/'))
-        end++;
-    while (end > i && (text[end - 1] == ' ' || text[end - 1] == '\t'))
-        end--;
-    size_t n = 0;                     /* runs of blanks become one space */
-    for (; i < end && n + 1 < cap; i++) {
-        int blank = text[i] == ' ' || text[i] == '\t';
-        if (blank && n > 0 && out[n - 1] == ' ')
-            continue;
-        out[n++] = blank ? ' ' : text[i];
-    }
-    out[n] = '\0';
-}
-
-const char *cli_source_file_name(const ptx_module *module, uint16_t file)
-{
-    if (file == 0 || file >= module->nfiles || module->files[file] == NULL)
-        return NULL;
-    const char *slash = strrchr(module->files[file], '/');
-    return slash ? slash + 1 : module->files[file];
-}
-
-int cli_findings_merge(model_findings *dst, const model_findings *src)
-{
-    for (int i = 0; i < src->count; i++) {
-        const model_finding *f = &src->items[i];
-        int before = dst->count;
-        if (model_findings_add(dst, f) != 0)
-            return -1;
-        int at = dst->count - 1;
-        if (dst->count == before)         /* merged into an earlier one */
-            for (at = 0; at < dst->count; at++) {
-                const model_finding *g = &dst->items[at];
-                if (g->kind == f->kind && g->function == f->function && g->pc == f->pc)
-                    break;
-            }
-        if (at < dst->count)
-            dst->repeats[at] += src->repeats[i];
-    }
-    return 0;
-}
-
 /* Prints ", file:line" of a finding and, when the code was inlined there
  * from elsewhere, ", inlined in file:line" (the kernel's own line). */
 static void print_source(FILE *out, const ptx_module *m, const model_finding *f)
 {
-    const char *src = cli_source_file_name(m, f->src_file);
+    const char *src = ptx_source_file_name(m, f->src_file);
     if (src == NULL || f->src_line == 0)
         return;
     fprintf(out, ", %s:%u", src, f->src_line);
@@ -82,7 +26,7 @@ static void print_source(FILE *out, const ptx_module *m, const model_finding *f)
         f->pc >= m->functions[f->function].ncode)
         return;
     const ptx_instr *ins = &m->functions[f->function].code[f->pc];
-    const char *site = cli_source_file_name(m, ins->site_file);
+    const char *site = ptx_source_file_name(m, ins->site_file);
     if (site != NULL && ins->site_line &&
         (ins->site_file != f->src_file || ins->site_line != f->src_line))
         fprintf(out, ", inlined in %s:%u", site, ins->site_line);
@@ -95,7 +39,7 @@ void cli_print_findings(FILE *out, const model_findings *list,
     for (int i = 0; i < list->count; i++) {
         const model_finding *f = &list->items[i];
         char ins[160];
-        cli_instruction_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
+        ptx_line_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
         fprintf(out, "%s: %s, block (%u,%u,%u) thread (%u,%u,%u)",
                 f->severity == MODEL_ERROR ? "error" : "hazard",
                 model_finding_kind_name(f->kind), f->block[0], f->block[1],
@@ -201,7 +145,7 @@ void cli_json_findings(FILE *out, const model_findings *list,
     for (int i = 0; i < list->count; i++) {
         const model_finding *f = &list->items[i];
         char ins[160];
-        cli_instruction_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
+        ptx_line_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
         fprintf(out, "%s\n    {\"severity\": \"%s\", \"kind\": ", i ? "," : "",
                 f->severity == MODEL_ERROR ? "error" : "hazard");
         cured_json_string(out, model_finding_kind_name(f->kind));

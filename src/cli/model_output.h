@@ -2,8 +2,7 @@
  * buffers' values, and the JSON pieces of --json.
  *
  * defines: cli_print_findings, cli_print_buffer, cli_json_findings,
- *          cli_json_buffer, cli_instruction_text,
- *          cli_source_file_name, cli_findings_merge, cli_print_seed_steps
+ *          cli_json_buffer, cli_print_seed_steps
  */
 #ifndef CURED_CLI_MODEL_OUTPUT_H
 #define CURED_CLI_MODEL_OUTPUT_H
@@ -11,27 +10,11 @@
 #include "json_out.h"
 
 #include "model.h"
-#include "model_args.h"
+#include "args.h"
 #include "seed_view.h"
 
 #include <stddef.h>
 #include <stdio.h>
-
-/* The text of PTX line `line` of text[0..len) without its indentation,
- * trailing `//` comment and blanks, runs of blanks (tabs) made one space,
- * into out (truncated to cap). Writes ""
- * for a line that is not there. Can't fail. */
-void cli_instruction_text(const char *text, size_t len, uint32_t line,
-                          char *out, size_t cap);
-
-/* The file name (last path component) of .file index `file` of module,
- * or NULL when the module has none for it. */
-const char *cli_source_file_name(const ptx_module *module, uint16_t file);
-
-/* Adds every finding of src to dst (the interpreter's list and the checks'
- * become one), keeping the repeat counts. Returns 0, or -1 when out of host
- * memory. */
-int cli_findings_merge(model_findings *dst, const model_findings *src);
 
 /* Prints each finding on one line: severity, kind, block, thread, the
  * instruction's PTX text, its PTX line, its source file:line (and the

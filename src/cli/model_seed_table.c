@@ -16,11 +16,11 @@
 #include "cli.h"
 #include "counters.h"
 #include "cured.h"
-#include "model_catalogue.h"
+#include "catalogue_launch.h"
 #include "model_output.h"
-#include "model_params.h"
-#include "model_sass.h"
-#include "model_source.h"
+#include "bind.h"
+#include "sass_source.h"
+#include "source.h"
 #include "seed_view.h"
 
 #include <stdio.h>
@@ -121,7 +121,7 @@ static int run_version(const ptx_module *m, int k, cli_sass *sass, seed_run *run
     run->findings = result.findings;
     run->completed = result.completed;
     rc = 0;
-    if (cli_findings_merge(&run->findings, &run->checks) != 0)
+    if (model_findings_merge(&run->findings, &run->checks) != 0)
         rc = cli_fail(CMD, "out of memory");
 done:
     model_checks_free(checks);

@@ -20,11 +20,11 @@
 #include "cured.h"
 #include "dispatch.h"
 #include "json_out.h"
-#include "model_catalogue.h"
+#include "catalogue_launch.h"
 #include "model_output.h"
-#include "model_plan.h"
-#include "model_sass.h"
-#include "model_source.h"
+#include "whole_plan.h"
+#include "sass_source.h"
+#include "source.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -133,6 +133,10 @@ typedef struct model_findings {
  * memory (the finding is then dropped). */
 int model_findings_add(model_findings *list, const model_finding *f);
 
+/* Adds every finding of src to dst, repeats included (a finding dst has
+ * already gains src's count). Returns 0, or -1 when out of host memory. */
+int model_findings_merge(model_findings *dst, const model_findings *src);
+
 /* Frees the list's storage and empties it. */
 void model_findings_clear(model_findings *list);
 

@@ -11,7 +11,7 @@
 #include "cured.h"
 #include "dispatch.h"
 #include "model.h"
-#include "model_args.h"
+#include "args.h"
 
 #include <stdint.h>
 

@@ -1,6 +1,7 @@
 /* findings.c - the list of problems a model run found.
  *
- * defines: model_findings_add, model_findings_clear, model_finding_kind_name
+ * defines: model_findings_add, model_findings_merge, model_findings_clear,
+ *          model_finding_kind_name
  */
 #include "model.h"
 
@@ -34,6 +35,26 @@ int model_findings_add(model_findings *list, const model_finding *f)
     list->count++;
     if (f->severity == MODEL_ERROR)
         list->errors++;
+    return 0;
+}
+
+int model_findings_merge(model_findings *dst, const model_findings *src)
+{
+    for (int i = 0; i < src->count; i++) {
+        const model_finding *f = &src->items[i];
+        int before = dst->count;
+        if (model_findings_add(dst, f) != 0)
+            return -1;
+        int at = dst->count - 1;
+        if (dst->count == before)         /* merged into an earlier one */
+            for (at = 0; at < dst->count; at++) {
+                const model_finding *g = &dst->items[at];
+                if (g->kind == f->kind && g->function == f->function && g->pc == f->pc)
+                    break;
+            }
+        if (at < dst->count)
+            dst->repeats[at] += src->repeats[i];
+    }
     return 0;
 }
 

@@ -9,7 +9,7 @@
  * wrong and quoting the spec, because it ends up on the user's terminal.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "model_args.h"
+#include "args.h"
 
 #include <ctype.h>
 #include <errno.h>

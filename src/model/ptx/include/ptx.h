@@ -394,6 +394,17 @@ ptx_module *ptx_parse(const char *text, size_t len, ptx_error *err);
 /* Frees a module from ptx_parse. NULL is fine. */
 void ptx_module_free(ptx_module *module);
 
+/* The text of PTX line `line` of text[0..len) without its indentation,
+ * trailing `//` comment and blanks, runs of blanks (tabs) made one space,
+ * into out (truncated to cap). Writes "" for a line that is not there.
+ * Can't fail. (ptx_text.c) */
+void ptx_line_text(const char *text, size_t len, uint32_t line, char *out,
+                   size_t cap);
+
+/* The file name (last path component) of .file index `file` of module,
+ * or NULL when the module has none for it. (ptx_text.c) */
+const char *ptx_source_file_name(const ptx_module *module, uint16_t file);
+
 /* Index of the function named `name`, or -1. */
 int ptx_find_function(const ptx_module *module, const char *name);
 

@@ -4,7 +4,7 @@
  * defines: cli_find_tool, cli_run_tool, cli_read_file
  */
 #define _POSIX_C_SOURCE 200809L
-#include "model_tools.h"
+#include "tools.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,11 +6,11 @@
  *          cli_sass_free
  */
 #define _POSIX_C_SOURCE 200809L
-#include "model_sass.h"
+#include "sass_source.h"
 
 #include "catalogue_sass.h"
-#include "model_output.h"
-#include "model_tools.h"
+#include "json_out.h"
+#include "tools.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -121,7 +121,7 @@ static const char *note_where(const model_sass_note *n, const ptx_module *m,
         n->pc >= m->functions[n->function].ncode)
         return buf;
     const ptx_instr *ins = &m->functions[n->function].code[n->pc];
-    const char *file = cli_source_file_name(m, ins->src_file);
+    const char *file = ptx_source_file_name(m, ins->src_file);
     if (file != NULL && ins->src_line)
         snprintf(buf, cap, ", %s:%u", file, ins->src_line);
     return buf;

@@ -2,7 +2,7 @@
  *
  * defines: cli_args_bind, cli_buffer_spec
  */
-#include "model_params.h"
+#include "bind.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -26,8 +26,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "catalogue_ptx.h"
-#include "model_catalogue.h"
-#include "model_plan.h"
+#include "catalogue_launch.h"
+#include "whole_plan.h"
 #include "dispatch.h"
 #include "sum_reference.h"
 

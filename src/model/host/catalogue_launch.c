@@ -7,7 +7,7 @@
  * so the model runs what libcured's first pass would. What is the model's
  * alone is the arguments: which buffers, how they start.
  */
-#include "model_catalogue.h"
+#include "catalogue_launch.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,10 +5,10 @@
  *          cli_source_parse, cli_source_free, cli_find_nvcc
  */
 #define _POSIX_C_SOURCE 200809L
-#include "model_source.h"
+#include "source.h"
 
 #include "catalogue_ptx.h"
-#include "model_tools.h"
+#include "tools.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #ifndef CURED_CLI_MODEL_SOURCE_H
 #define CURED_CLI_MODEL_SOURCE_H
 
-#include "model_sass.h"
+#include "sass_source.h"
 #include "ptx.h"
 
 #include <stddef.h>

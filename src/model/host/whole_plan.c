@@ -8,11 +8,10 @@
  * (cured_dispatch_plan, cured_dispatch_layout), so a change there is run
  * here as it would run on a GPU.
  */
-#include "model_plan.h"
+#include "whole_plan.h"
 
 #include "catalogue_ptx.h"
 #include "checks.h"
-#include "model_output.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,8 +164,8 @@ static int run_launch(const ptx_module *m, int fn, int k, const cured_launch *l,
     if (rc != 0)
         refuse(r, "the model refused launch %d (%s): %s", k, m->functions[fn].name,
                result.findings.count ? result.findings.items[0].message : "");
-    else if (cli_findings_merge(&rec->findings, &result.findings) != 0 ||
-             cli_findings_merge(&r->findings, &rec->findings) != 0)
+    else if (model_findings_merge(&rec->findings, &result.findings) != 0 ||
+             model_findings_merge(&r->findings, &rec->findings) != 0)
         rc = refuse(r, "out of host memory (findings)");
     rec->completed = rc == 0 && result.completed && rec->findings.errors == 0;
     model_findings_clear(&result.findings);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_args.h"
+#include "args.h"
 
 /* Parses text, asserting success. */
 static cli_arg_spec parse_ok(const char *text)
