@@ -26,7 +26,7 @@
 #include "model_seed_table.h"
 #include "source.h"
 #include "model_whole_plan.h"
-#include "seed_view.h"
+#include "step_view.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,35 +41,35 @@ typedef struct model_run_state {
     cli_sass sass;                   /* the SASS the counts follow, if any */
     int function;
     char entry[512];
-    model_launch launch;
-    model_memory *memory;
+    cured_model_launch launch;
+    cured_model_memory *memory;
     uint8_t *params;
-    model_counters *counters;
-    model_seed_view *seed_view;      /* --seed-view only */
-    model_checks *checks;
-    model_findings check_findings;
-    model_result result;
+    cured_model_counters *counters;
+    cured_model_step_view *seed_view;      /* --seed-view only */
+    cured_model_checks *checks;
+    cured_model_findings check_findings;
+    cured_model_result result;
 } model_run_state;
 
 static void run_free(model_run_state *r)
 {
-    model_checks_free(r->checks);
-    model_seed_view_free(r->seed_view);
-    model_counters_free(r->counters);
-    model_findings_clear(&r->check_findings);
-    model_findings_clear(&r->result.findings);
+    cured_model_checks_free(r->checks);
+    cured_model_step_view_free(r->seed_view);
+    cured_model_counters_free(r->counters);
+    cured_model_findings_clear(&r->check_findings);
+    cured_model_findings_clear(&r->result.findings);
     free(r->params);
-    model_memory_free(r->memory);
+    cured_model_memory_free(r->memory);
     cli_sass_free(&r->sass);
     cli_source_free(&r->src);
 }
 
 /* The index of the entry to run: --entry NAME, else the module's only
  * entry. Returns -1 after a line on stderr. */
-static int pick_entry(const ptx_module *m, const char *name, const char *label)
+static int pick_entry(const cured_model_module *m, const char *name, const char *label)
 {
     if (name != NULL) {
-        int f = ptx_find_function(m, name);
+        int f = cured_model_find_function(m, name);
         if (f < 0 || !m->functions[f].is_entry) {
             cli_fail(CMD, "%s has no kernel entry '%s'", label, name);
             return -1;
@@ -116,16 +116,16 @@ static int load_catalogue(const cli_model_options *o, model_run_state *r,
     if (cli_source_catalogue(&r->src, err, sizeof err) != 0 ||
         cli_source_parse(&r->src, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
-    int rc = model_catalogue_entry_name(r->src.module, o->kernel, o->dtype, block,
+    int rc = cured_model_catalogue_entry_name(r->src.module, o->kernel, o->dtype, block,
                                         r->entry, sizeof r->entry);
-    if (rc == MODEL_CATALOGUE_NO_BLOCK)
+    if (rc == CURED_MODEL_CATALOGUE_NO_BLOCK)
         return cli_fail(CMD, "%s has no instance for --block %d (32 64 128 256 "
                         "512 1024)", o->kernel, block);
-    if (rc != MODEL_CATALOGUE_OK)
+    if (rc != CURED_MODEL_CATALOGUE_OK)
         return cli_fail(CMD, "the embedded PTX has no entry for %s %s", o->kernel,
                         o->dtype);
     r->function = o->entry ? pick_entry(r->src.module, o->entry, r->src.label)
-                           : ptx_find_function(r->src.module, r->entry);
+                           : cured_model_find_function(r->src.module, r->entry);
     if (r->function < 0)
         return 2;
     r->launch.grid = plan.grid;
@@ -153,10 +153,10 @@ static int load_file(const cli_model_options *o, model_run_state *r)
         return 2;
     snprintf(r->entry, sizeof r->entry, "%s", r->src.module->functions[r->function].name);
     const uint32_t *req = r->src.module->functions[r->function].reqntid;
-    r->launch.grid = (model_dim3){1, 1, 1};
-    r->launch.block = req[0] ? (model_dim3){req[0], req[1] ? req[1] : 1,
+    r->launch.grid = (cured_model_dim3){1, 1, 1};
+    r->launch.block = req[0] ? (cured_model_dim3){req[0], req[1] ? req[1] : 1,
                                             req[2] ? req[2] : 1}
-                             : (model_dim3){32, 1, 1};
+                             : (cured_model_dim3){32, 1, 1};
     return 0;
 }
 
@@ -194,7 +194,7 @@ static int check_outputs(const cli_model_options *o, const cli_arg_spec *specs,
 }
 
 /* The buffer named `name` in memory, or NULL. */
-static const model_buffer *find_buffer(const model_memory *m, const char *name)
+static const cured_model_buffer *find_buffer(const cured_model_memory *m, const char *name)
 {
     for (int i = 0; i < m->nbuffers; i++)
         if (strcmp(m->buffers[i].name, name) == 0)
@@ -206,7 +206,7 @@ static const model_buffer *find_buffer(const model_memory *m, const char *name)
 static int write_outputs(const cli_model_options *o, const model_run_state *r)
 {
     for (int i = 0; i < o->nouts; i++) {
-        const model_buffer *b = find_buffer(r->memory, o->outs[i].name);
+        const cured_model_buffer *b = find_buffer(r->memory, o->outs[i].name);
         FILE *f = fopen(o->outs[i].path, "wb");
         if (f == NULL)
             return cli_fail(CMD, "cannot write '%s': %s", o->outs[i].path,
@@ -222,7 +222,7 @@ static int write_outputs(const cli_model_options *o, const model_run_state *r)
 static void print_text(const cli_model_options *o, const model_run_state *r,
                        const cli_arg_spec *specs, int nspecs)
 {
-    const model_launch *l = &r->launch;
+    const cured_model_launch *l = &r->launch;
     if (o->kernel)
         printf("kernel: %s (%s), entry %s\n", o->kernel, o->dtype, r->entry);
     else
@@ -234,15 +234,15 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
            r->result.completed ? "completed" : "did not complete");
     cli_sass_print(stdout, &r->sass, r->src.module);
     putchar('\n');
-    model_counters_print_table(stdout, r->counters, MODEL_BY_SOURCE);
+    cured_model_counters_print_table(stdout, r->counters, CURED_MODEL_BY_SOURCE);
     if (r->seed_view) {
         const char *name = o->kernel ? o->kernel : r->entry;
-        const model_seed_view *views[1] = {r->seed_view};
+        const cured_model_step_view *views[1] = {r->seed_view};
         printf("\nThe seed page's view:\n\n");
-        model_seed_view_print_table(stdout, &name, views, 1);
-        cli_print_seed_steps(stdout, r->seed_view);
+        cured_model_step_view_print_table(stdout, &name, views, 1);
+        cli_print_steps(stdout, r->seed_view);
     }
-    const model_findings *f = &r->result.findings;
+    const cured_model_findings *f = &r->result.findings;
     if (f->count == 0)
         printf("\nfindings: none\n");
     else
@@ -260,7 +260,7 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
 static void print_json(const cli_model_options *o, const model_run_state *r,
                        const cli_arg_spec *specs, int nspecs, int status)
 {
-    const model_launch *l = &r->launch;
+    const cured_model_launch *l = &r->launch;
     printf("{\n  \"kernel\": ");
     if (o->kernel)
         cured_json_string(stdout, o->kernel);
@@ -283,14 +283,14 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
            r->result.completed ? "true" : "false",
            (unsigned long long)r->result.warp_instructions,
            (unsigned long long)r->result.thread_instructions);
-    model_counters_write_json(stdout, r->counters);
+    cured_model_counters_write_json(stdout, r->counters);
     printf(",\n  \"sass\": ");
     cli_sass_json(stdout, &r->sass, r->src.module);
     if (r->seed_view) {
         const char *name = o->kernel ? o->kernel : r->entry;
-        const model_seed_view *views[1] = {r->seed_view};
+        const cured_model_step_view *views[1] = {r->seed_view};
         printf(",\n  \"seed_view\": ");
-        model_seed_view_write_json(stdout, &name, views, 1);
+        cured_model_step_view_write_json(stdout, &name, views, 1);
     }
     printf(",\n  \"findings\": ");
     cli_json_findings(stdout, &r->result.findings, r->src.module, r->src.text,
@@ -340,7 +340,7 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     if ((rc = check_outputs(o, specs, nspecs)) != 0)
         return rc;
 
-    r->memory = model_memory_new();
+    r->memory = cured_model_memory_new();
     if (r->memory == NULL)
         return cli_fail(CMD, "out of memory");
     size_t params_size = 0;
@@ -348,23 +348,23 @@ static int run_model(const cli_model_options *o, model_run_state *r)
                       &r->params, &params_size, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
 
-    r->counters = model_counters_new(r->src.module, r->function);
-    r->checks = model_checks_new(&r->check_findings);
+    r->counters = cured_model_counters_new(r->src.module, r->function);
+    r->checks = cured_model_checks_new(&r->check_findings);
     if (r->counters == NULL || r->checks == NULL)
         return cli_fail(CMD, "out of memory");
     if (cli_sass_apply(&r->sass, r->src.module, r->function, r->counters, err,
                        sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
-    model_observer observers[3] = {model_counters_observer(r->counters),
-                                   model_checks_observer(r->checks)};
+    cured_model_observer observers[3] = {cured_model_counters_observer(r->counters),
+                                   cured_model_checks_observer(r->checks)};
     int nobservers = 2;
     if (o->seed_view) {
-        r->seed_view = model_seed_view_new(r->src.module, r->function);
+        r->seed_view = cured_model_step_view_new(r->src.module, r->function);
         if (r->seed_view == NULL)
             return cli_fail(CMD, "out of memory");
-        observers[nobservers++] = model_seed_view_observer(r->seed_view);
+        observers[nobservers++] = cured_model_step_view_observer(r->seed_view);
     }
-    model_launch *l = &r->launch;
+    cured_model_launch *l = &r->launch;
     l->module = r->src.module;
     l->function = r->function;
     l->params = r->params;
@@ -375,12 +375,12 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     l->nobservers = nobservers;
     l->check_uninit_global = 1;
 
-    if (model_run(l, &r->result) != 0) {
-        const model_findings *f = &r->result.findings;
+    if (cured_model_run(l, &r->result) != 0) {
+        const cured_model_findings *f = &r->result.findings;
         return cli_fail(CMD, "bad launch: %s",
                         f->count ? f->items[0].message : "the model refused it");
     }
-    if (model_findings_merge(&r->result.findings, &r->check_findings) != 0)
+    if (cured_model_findings_merge(&r->result.findings, &r->check_findings) != 0)
         return cli_fail(CMD, "out of memory");
     if ((rc = write_outputs(o, r)) != 0)
         return rc;

@@ -6,7 +6,8 @@
 #ifndef CURED_CLI_MODEL_OPTIONS_H
 #define CURED_CLI_MODEL_OPTIONS_H
 
-#include "model.h"
+#include "cured_model.h"
+#include "ptx.h"
 #include "args.h"
 
 #include <stddef.h>
@@ -33,7 +34,7 @@ typedef struct cli_model_options {
     int no_sass;             /* --no-sass: PTX-level counts */
     const char *dtype;       /* --dtype, default "f32" */
     int have_grid, have_block, have_shared;
-    model_dim3 grid, block;
+    cured_model_dim3 grid, block;
     uint32_t shared;
     cli_arg_spec args[CLI_MODEL_MAX_ARGS];
     int nargs;

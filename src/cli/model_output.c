@@ -16,7 +16,7 @@
 
 /* Prints ", file:line" of a finding and, when the code was inlined there
  * from elsewhere, ", inlined in file:line" (the kernel's own line). */
-static void print_source(FILE *out, const ptx_module *m, const model_finding *f)
+static void print_source(FILE *out, const cured_model_module *m, const cured_model_finding *f)
 {
     const char *src = ptx_source_file_name(m, f->src_file);
     if (src == NULL || f->src_line == 0)
@@ -32,17 +32,17 @@ static void print_source(FILE *out, const ptx_module *m, const model_finding *f)
         fprintf(out, ", inlined in %s:%u", site, ins->site_line);
 }
 
-void cli_print_findings(FILE *out, const model_findings *list,
-                        const ptx_module *module, const char *ptx_text,
+void cli_print_findings(FILE *out, const cured_model_findings *list,
+                        const cured_model_module *module, const char *ptx_text,
                         size_t ptx_len)
 {
     for (int i = 0; i < list->count; i++) {
-        const model_finding *f = &list->items[i];
+        const cured_model_finding *f = &list->items[i];
         char ins[160];
         ptx_line_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
         fprintf(out, "%s: %s, block (%u,%u,%u) thread (%u,%u,%u)",
-                f->severity == MODEL_ERROR ? "error" : "hazard",
-                model_finding_kind_name(f->kind), f->block[0], f->block[1],
+                f->severity == CURED_MODEL_ERROR ? "error" : "hazard",
+                cured_model_finding_kind_name(f->kind), f->block[0], f->block[1],
                 f->block[2], f->thread[0], f->thread[1], f->thread[2]);
         if (ins[0])
             fprintf(out, ": `%s`", ins);
@@ -90,13 +90,13 @@ static void print_value(FILE *out, ptx_type type, const uint8_t *p, int json)
 }
 
 /* Number of whole elements in the buffer. */
-static uint64_t element_count(const cli_arg_spec *spec, const model_buffer *b)
+static uint64_t element_count(const cli_arg_spec *spec, const cured_model_buffer *b)
 {
     return b->bytes / cli_arg_elem_size(spec->type);
 }
 
 void cli_print_buffer(FILE *out, const cli_arg_spec *spec,
-                      const model_buffer *buffer, int all)
+                      const cured_model_buffer *buffer, int all)
 {
     uint64_t n = element_count(spec, buffer);
     unsigned size = cli_arg_elem_size(spec->type);
@@ -113,10 +113,10 @@ void cli_print_buffer(FILE *out, const cli_arg_spec *spec,
     fputc('\n', out);
 }
 
-void cli_print_seed_steps(FILE *out, const model_seed_view *view)
+void cli_print_steps(FILE *out, const cured_model_step_view *view)
 {
-    const model_seed_step *steps;
-    int n = model_seed_view_steps(view, &steps);
+    const cured_model_step *steps;
+    int n = cured_model_step_view_steps(view, &steps);
     if (n == 0) {
         fprintf(out, "\nno tree steps (no interval where a thread reads and "
                 "writes one shared word)\n");
@@ -125,7 +125,7 @@ void cli_print_seed_steps(FILE *out, const model_seed_view *view)
     fprintf(out, "\n| step | block | interval | accesses | adding threads | "
             "bank conflict | divergent warps |\n|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < n; i++) {
-        const model_seed_step *s = &steps[i];
+        const cured_model_step *s = &steps[i];
         char degree[16];
         if (s->bank_degree)
             snprintf(degree, sizeof degree, "%u-way", s->bank_degree);
@@ -137,18 +137,18 @@ void cli_print_seed_steps(FILE *out, const model_seed_view *view)
     }
 }
 
-void cli_json_findings(FILE *out, const model_findings *list,
-                       const ptx_module *module, const char *ptx_text,
+void cli_json_findings(FILE *out, const cured_model_findings *list,
+                       const cured_model_module *module, const char *ptx_text,
                        size_t ptx_len)
 {
     fputc('[', out);
     for (int i = 0; i < list->count; i++) {
-        const model_finding *f = &list->items[i];
+        const cured_model_finding *f = &list->items[i];
         char ins[160];
         ptx_line_text(ptx_text, ptx_len, f->ptx_line, ins, sizeof ins);
         fprintf(out, "%s\n    {\"severity\": \"%s\", \"kind\": ", i ? "," : "",
-                f->severity == MODEL_ERROR ? "error" : "hazard");
-        cured_json_string(out, model_finding_kind_name(f->kind));
+                f->severity == CURED_MODEL_ERROR ? "error" : "hazard");
+        cured_json_string(out, cured_model_finding_kind_name(f->kind));
         fprintf(out, ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], "
                 "\"instruction\": ", f->block[0], f->block[1], f->block[2],
                 f->thread[0], f->thread[1], f->thread[2]);
@@ -169,7 +169,7 @@ void cli_json_findings(FILE *out, const model_findings *list,
 
 /* Writes elements [from, to) as a JSON array. */
 static void json_values(FILE *out, const cli_arg_spec *spec,
-                        const model_buffer *b, uint64_t from, uint64_t to)
+                        const cured_model_buffer *b, uint64_t from, uint64_t to)
 {
     unsigned size = cli_arg_elem_size(spec->type);
     fputc('[', out);
@@ -182,7 +182,7 @@ static void json_values(FILE *out, const cli_arg_spec *spec,
 }
 
 void cli_json_buffer(FILE *out, const cli_arg_spec *spec,
-                     const model_buffer *buffer, int all)
+                     const cured_model_buffer *buffer, int all)
 {
     uint64_t n = element_count(spec, buffer);
     fprintf(out, "{\"type\": \"%s\", \"count\": %llu, \"values\": ",

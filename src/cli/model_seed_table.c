@@ -21,7 +21,7 @@
 #include "bind.h"
 #include "sass_source.h"
 #include "source.h"
-#include "seed_view.h"
+#include "step_view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,33 +41,33 @@ static const char *const labels[VERSIONS] = {"divergent", "strided index",
 /* The hardware view's columns. */
 static const struct {
     const char *head;
-    model_counter id;
+    cured_model_counter id;
 } hw_columns[] = {
-    {"shared ld", MODEL_CTR_SHARED_LD},
-    {"shared st", MODEL_CTR_SHARED_ST},
-    {"ld wavefronts", MODEL_CTR_SHARED_LD_WAVEFRONTS},
-    {"st wavefronts", MODEL_CTR_SHARED_ST_WAVEFRONTS},
-    {"ld conflicts", MODEL_CTR_SHARED_LD_CONFLICTS},
-    {"st conflicts", MODEL_CTR_SHARED_ST_CONFLICTS},
-    {"barriers", MODEL_CTR_BARRIERS},
-    {"shuffles", MODEL_CTR_SHUFFLES},
-    {"divergent branches", MODEL_CTR_DIVERGENT_BRANCHES},
+    {"shared ld", CURED_MODEL_CTR_SHARED_LD},
+    {"shared st", CURED_MODEL_CTR_SHARED_ST},
+    {"ld wavefronts", CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS},
+    {"st wavefronts", CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS},
+    {"ld conflicts", CURED_MODEL_CTR_SHARED_LD_CONFLICTS},
+    {"st conflicts", CURED_MODEL_CTR_SHARED_ST_CONFLICTS},
+    {"barriers", CURED_MODEL_CTR_BARRIERS},
+    {"shuffles", CURED_MODEL_CTR_SHUFFLES},
+    {"divergent branches", CURED_MODEL_CTR_DIVERGENT_BRANCHES},
 };
 #define HW_COLUMNS ((int)(sizeof hw_columns / sizeof hw_columns[0]))
 
 /* One version's run and what watched it. */
 typedef struct seed_run {
     char entry[256];
-    model_seed_view *view;
-    model_counters *counters;
-    model_findings findings;      /* the interpreter's, then the checks' */
-    model_findings checks;        /* the checks' (races, unwritten reads) */
+    cured_model_step_view *view;
+    cured_model_counters *counters;
+    cured_model_findings findings;      /* the interpreter's, then the checks' */
+    cured_model_findings checks;        /* the checks' (races, unwritten reads) */
     int completed;
 } seed_run;
 
 /* Runs kernel k of the table on module m into *run, its counters following
  * sass when there is one. Returns 0, or 2 after a line on stderr. */
-static int run_version(const ptx_module *m, int k, cli_sass *sass, seed_run *run)
+static int run_version(const cured_model_module *m, int k, cli_sass *sass, seed_run *run)
 {
     char err[512];
     int kernel, rc = 2;
@@ -76,17 +76,17 @@ static int run_version(const ptx_module *m, int k, cli_sass *sass, seed_run *run
         cli_catalogue_plan_make(kernel, CURED_F32, SEED_N, SEED_BLOCK,
                                 CLI_ARG_DEFAULT_SEED, &plan, err, sizeof err) != 0)
         return cli_fail(CMD, "--seed-table: no plan for %s", kernels[k]);
-    if (model_catalogue_entry_name(m, kernels[k], "f32", SEED_BLOCK, run->entry,
-                                   sizeof run->entry) != MODEL_CATALOGUE_OK)
+    if (cured_model_catalogue_entry_name(m, kernels[k], "f32", SEED_BLOCK, run->entry,
+                                   sizeof run->entry) != CURED_MODEL_CATALOGUE_OK)
         return cli_fail(CMD, "--seed-table: the embedded PTX has no f32 %s",
                         kernels[k]);
-    int function = ptx_find_function(m, run->entry);
-    model_memory *memory = model_memory_new();
+    int function = cured_model_find_function(m, run->entry);
+    cured_model_memory *memory = cured_model_memory_new();
     uint8_t *params = NULL;
     size_t params_size = 0;
-    run->view = model_seed_view_new(m, function);
-    run->counters = model_counters_new(m, function);
-    model_checks *checks = model_checks_new(&run->checks);
+    run->view = cured_model_step_view_new(m, function);
+    run->counters = cured_model_counters_new(m, function);
+    cured_model_checks *checks = cured_model_checks_new(&run->checks);
     if (memory == NULL || run->view == NULL || run->counters == NULL ||
         checks == NULL) {
         cli_fail(CMD, "out of memory");
@@ -101,45 +101,45 @@ static int run_version(const ptx_module *m, int k, cli_sass *sass, seed_run *run
         cli_fail(CMD, "--seed-table, %s: %s", kernels[k], err);
         goto done;
     }
-    model_observer observers[3] = {model_seed_view_observer(run->view),
-                                   model_counters_observer(run->counters),
-                                   model_checks_observer(checks)};
-    model_launch launch = {
+    cured_model_observer observers[3] = {cured_model_step_view_observer(run->view),
+                                   cured_model_counters_observer(run->counters),
+                                   cured_model_checks_observer(checks)};
+    cured_model_launch launch = {
         .module = m, .function = function, .grid = plan.grid, .block = plan.block,
         .dynamic_shared_bytes = plan.dynamic_shared, .params = params,
         .params_size = params_size, .memory = memory, .observers = observers,
         .nobservers = 3, .check_uninit_global = 1,
     };
-    model_result result;
+    cured_model_result result;
     memset(&result, 0, sizeof result);
-    if (model_run(&launch, &result) != 0) {
+    if (cured_model_run(&launch, &result) != 0) {
         cli_fail(CMD, "--seed-table, %s: bad launch: %s", kernels[k],
                  result.findings.count ? result.findings.items[0].message : "?");
-        model_findings_clear(&result.findings);
+        cured_model_findings_clear(&result.findings);
         goto done;
     }
     run->findings = result.findings;
     run->completed = result.completed;
     rc = 0;
-    if (model_findings_merge(&run->findings, &run->checks) != 0)
+    if (cured_model_findings_merge(&run->findings, &run->checks) != 0)
         rc = cli_fail(CMD, "out of memory");
 done:
-    model_checks_free(checks);
+    cured_model_checks_free(checks);
     free(params);
-    model_memory_free(memory);
+    cured_model_memory_free(memory);
     return rc;
 }
 
 /* The text report: the page's table, then the hardware view. */
-static void print_text(const seed_run runs[VERSIONS], const ptx_module *m,
+static void print_text(const seed_run runs[VERSIONS], const cured_model_module *m,
                        const cli_source *src, const cli_sass *sass)
 {
-    const model_seed_view *views[VERSIONS];
+    const cured_model_step_view *views[VERSIONS];
     for (int k = 0; k < VERSIONS; k++)
         views[k] = runs[k].view;
     printf("The seed page's table, from the model: %d values, one block of %d "
            "threads (two warps), f32.\n\n", SEED_N, SEED_BLOCK);
-    model_seed_view_print_table(stdout, labels, views, VERSIONS);
+    cured_model_step_view_print_table(stdout, labels, views, VERSIONS);
 
     printf("\nThe hardware view of the same runs (warp-level instructions, as "
            "Nsight Compute counts them; barriers per warp):\n");
@@ -158,7 +158,7 @@ static void print_text(const seed_run runs[VERSIONS], const ptx_module *m,
     for (int k = 0; k < VERSIONS; k++) {
         printf("| %s |", labels[k]);
         for (int c = 0; c < HW_COLUMNS; c++)
-            printf(" %llu |", (unsigned long long)model_counters_total(
+            printf(" %llu |", (unsigned long long)cured_model_counters_total(
                                   runs[k].counters, hw_columns[c].id));
         putchar('\n');
     }
@@ -171,15 +171,15 @@ static void print_text(const seed_run runs[VERSIONS], const ptx_module *m,
 }
 
 /* The JSON report: {"n", "block", "seed_view": [...], "hardware": [...]}. */
-static void print_json(const seed_run runs[VERSIONS], const ptx_module *m,
+static void print_json(const seed_run runs[VERSIONS], const cured_model_module *m,
                        const cli_source *src, const cli_sass *sass)
 {
-    const model_seed_view *views[VERSIONS];
+    const cured_model_step_view *views[VERSIONS];
     for (int k = 0; k < VERSIONS; k++)
         views[k] = runs[k].view;
     printf("{\n  \"n\": %d,\n  \"block\": %d,\n  \"dtype\": \"f32\",\n"
            "  \"seed_view\": ", SEED_N, SEED_BLOCK);
-    model_seed_view_write_json(stdout, labels, views, VERSIONS);
+    cured_model_step_view_write_json(stdout, labels, views, VERSIONS);
     printf(",\n  \"sass\": ");
     cli_sass_json(stdout, sass, m);
     printf(",\n  \"hardware\": [");
@@ -190,11 +190,11 @@ static void print_json(const seed_run runs[VERSIONS], const ptx_module *m,
         cured_json_string(stdout, runs[k].entry);
         printf(", \"completed\": %s, \"totals\": {",
                runs[k].completed ? "true" : "false");
-        for (int c = 0; c < MODEL_CTR_COUNT; c++)
+        for (int c = 0; c < CURED_MODEL_CTR_COUNT; c++)
             printf("%s\"%s\": %llu", c ? ", " : "",
-                   model_counter_describe((model_counter)c)->key,
-                   (unsigned long long)model_counters_total(runs[k].counters,
-                                                            (model_counter)c));
+                   cured_model_counter_describe((cured_model_counter)c)->key,
+                   (unsigned long long)cured_model_counters_total(runs[k].counters,
+                                                            (cured_model_counter)c));
         printf("}, \"findings\": ");
         cli_json_findings(stdout, &runs[k].findings, m, src->text, src->len);
         putchar('}');
@@ -228,10 +228,10 @@ int cli_model_seed_table(int json)
             print_text(runs, src.module, &src, &sass);
     }
     for (int k = 0; k < VERSIONS; k++) {
-        model_seed_view_free(runs[k].view);
-        model_counters_free(runs[k].counters);
-        model_findings_clear(&runs[k].findings);
-        model_findings_clear(&runs[k].checks);
+        cured_model_step_view_free(runs[k].view);
+        cured_model_counters_free(runs[k].counters);
+        cured_model_findings_clear(&runs[k].findings);
+        cured_model_findings_clear(&runs[k].checks);
     }
     cli_sass_free(&sass);
     cli_source_free(&src);

@@ -154,7 +154,7 @@ typedef struct whole_run {
     int block;
     cli_source src;
     cli_sass sass;
-    model_counters *counters;
+    cured_model_counters *counters;
     int applied[CURED_MAX_LAUNCHES]; /* functions the SASS facts were given for */
     int napplied;
     uint8_t *input;
@@ -167,7 +167,7 @@ static void whole_free(whole_run *w)
 {
     cli_plan_run_clear(&w->run);
     free(w->input);
-    model_counters_free(w->counters);
+    cured_model_counters_free(w->counters);
     cli_sass_free(&w->sass);
     cli_source_free(&w->src);
 }
@@ -194,8 +194,8 @@ static void launch_entry(const whole_run *w, const cured_launch *l, char *out,
                          size_t cap)
 {
     const char *name = cured_catalogue_entry(w->kernel)->name;
-    if (model_catalogue_entry_name(w->src.module, name, cured_dtype_name(w->dtype),
-                                   l->block, out, cap) != MODEL_CATALOGUE_OK)
+    if (cured_model_catalogue_entry_name(w->src.module, name, cured_dtype_name(w->dtype),
+                                   l->block, out, cap) != CURED_MODEL_CATALOGUE_OK)
         snprintf(out, cap, "?");
 }
 
@@ -221,8 +221,8 @@ static int run_whole_plan(const cli_model_options *o, whole_run *w)
         cli_source_parse(&w->src, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
     char entry[512];
-    if (model_catalogue_entry_name(w->src.module, o->kernel, o->dtype, w->block,
-                                   entry, sizeof entry) != MODEL_CATALOGUE_OK)
+    if (cured_model_catalogue_entry_name(w->src.module, o->kernel, o->dtype, w->block,
+                                   entry, sizeof entry) != CURED_MODEL_CATALOGUE_OK)
         return cli_fail(CMD, "the embedded PTX has no entry for %s %s block %d",
                         o->kernel, o->dtype, w->block);
     if (o->no_sass)
@@ -237,13 +237,13 @@ static int run_whole_plan(const cli_model_options *o, whole_run *w)
     w->input_spec = first.args[0];
     size_t es = cured_dtype_size(w->dtype);
     w->input = malloc((size_t)o->n * es);
-    w->counters = model_counters_new(w->src.module,
-                                     ptx_find_function(w->src.module, entry));
+    w->counters = cured_model_counters_new(w->src.module,
+                                     cured_model_find_function(w->src.module, entry));
     if (w->input == NULL || w->counters == NULL)
         return cli_fail(CMD, "out of memory");
     cli_arg_fill(&w->input_spec, w->input);
 
-    model_observer counters = model_counters_observer(w->counters);
+    cured_model_observer counters = cured_model_counters_observer(w->counters);
     cli_plan_watch watch = {.observers = &counters, .nobservers = 1,
                             .step_limit = o->step_limit,
                             .before_launch = before_launch, .ctx = w};
@@ -320,7 +320,7 @@ static void print_text(const cli_model_options *o, const whole_run *w)
     cli_sass_print(stdout, &w->sass, w->src.module);
     printf("\ncounters: summed over the %d launch%s that ran\n",
            r->launches_started, r->launches_started == 1 ? "" : "es");
-    model_counters_print_table(stdout, w->counters, MODEL_BY_SOURCE);
+    cured_model_counters_print_table(stdout, w->counters, CURED_MODEL_BY_SOURCE);
     int count = 0, errors = 0;
     for (int k = 0; k < r->launches_started; k++) {
         count += r->launch[k].findings.count;
@@ -392,7 +392,7 @@ static void print_json(const cli_model_options *o, const whole_run *w, int statu
     }
     printf("\n  ],\n  \"completed\": %s,\n  \"counters\": ",
            r->completed ? "true" : "false");
-    model_counters_write_json(stdout, w->counters);
+    cured_model_counters_write_json(stdout, w->counters);
     printf(",\n  \"sass\": ");
     cli_sass_json(stdout, &w->sass, w->src.module);
     printf(",\n  \"sum\": {\"value\": ");

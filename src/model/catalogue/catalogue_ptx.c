@@ -1,6 +1,6 @@
 /* catalogue_ptx.c - the embedded catalogue PTX and its entries by name.
  *
- * defines: model_catalogue_ptx, model_catalogue_entry_name
+ * defines: cured_model_catalogue_ptx, cured_model_catalogue_entry_name
  *
  * With CURED_HAVE_CATALOGUE_PTX the build links a generated source
  * (cmake/embed.cmake) defining cured_catalogue_ptx_data/_size. Entry names
@@ -20,7 +20,7 @@ extern const unsigned char cured_catalogue_ptx_data[];
 extern const size_t cured_catalogue_ptx_size;
 #endif
 
-const char *model_catalogue_ptx(size_t *len)
+const char *cured_model_catalogue_ptx(size_t *len)
 {
 #ifdef CURED_HAVE_CATALOGUE_PTX
     *len = cured_catalogue_ptx_size;
@@ -182,11 +182,11 @@ static int read_plain(const char *s, const char *kernel, entry_form *f)
     return -1;
 }
 
-int model_catalogue_entry_name(const ptx_module *module, const char *kernel,
+int cured_model_catalogue_entry_name(const cured_model_module *module, const char *kernel,
                                const char *dtype, int block, char *out,
                                size_t cap)
 {
-    int status = MODEL_CATALOGUE_NO_KERNEL;
+    int status = CURED_MODEL_CATALOGUE_NO_KERNEL;
     const char *best = NULL;
     long best_block = -1;
     for (int i = 0; i < module->nfunctions; i++) {
@@ -200,12 +200,12 @@ int model_catalogue_entry_name(const ptx_module *module, const char *kernel,
         } else if (read_plain(fn->name, kernel, &f) != 0) {
             continue;
         }
-        if (status == MODEL_CATALOGUE_NO_KERNEL)
-            status = MODEL_CATALOGUE_NO_DTYPE;
+        if (status == CURED_MODEL_CATALOGUE_NO_KERNEL)
+            status = CURED_MODEL_CATALOGUE_NO_DTYPE;
         if (!code_is_dtype(f.type, dtype))
             continue;
-        if (status == MODEL_CATALOGUE_NO_DTYPE)
-            status = MODEL_CATALOGUE_NO_BLOCK;
+        if (status == CURED_MODEL_CATALOGUE_NO_DTYPE)
+            status = CURED_MODEL_CATALOGUE_NO_BLOCK;
         if (f.block >= 0 && block > 0 && f.block != block)
             continue;
         if (f.block >= 0 && block <= 0 && best != NULL && f.block >= best_block)
@@ -218,7 +218,7 @@ int model_catalogue_entry_name(const ptx_module *module, const char *kernel,
     if (best == NULL)
         return status;
     if (strlen(best) >= cap)
-        return MODEL_CATALOGUE_TOO_LONG;
+        return CURED_MODEL_CATALOGUE_TOO_LONG;
     strcpy(out, best);
-    return MODEL_CATALOGUE_OK;
+    return CURED_MODEL_CATALOGUE_OK;
 }

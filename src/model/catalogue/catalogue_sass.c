@@ -1,7 +1,7 @@
 /* catalogue_sass.c - the embedded catalogue SASS (catalogue_sass.h).
  *
- * defines: model_catalogue_sass, model_catalogue_sass_missing,
- *          model_build_nvdisasm
+ * defines: cured_model_catalogue_sass, cured_model_catalogue_sass_missing,
+ *          cured_model_build_nvdisasm
  *
  * With CURED_HAVE_CATALOGUE_SASS the build links a generated source
  * (cmake/embed.cmake) defining cured_catalogue_sass_data/_size; without
@@ -15,7 +15,7 @@ extern const unsigned char cured_catalogue_sass_data[];
 extern const size_t cured_catalogue_sass_size;
 #endif
 
-const char *model_catalogue_sass(size_t *len)
+const char *cured_model_catalogue_sass(size_t *len)
 {
 #ifdef CURED_HAVE_CATALOGUE_SASS
     *len = cured_catalogue_sass_size;
@@ -26,7 +26,7 @@ const char *model_catalogue_sass(size_t *len)
 #endif
 }
 
-const char *model_catalogue_sass_missing(void)
+const char *cured_model_catalogue_sass_missing(void)
 {
 #if defined(CURED_HAVE_CATALOGUE_SASS)
     return NULL;
@@ -37,7 +37,7 @@ const char *model_catalogue_sass_missing(void)
 #endif
 }
 
-const char *model_build_nvdisasm(void)
+const char *cured_model_build_nvdisasm(void)
 {
 #ifdef CURED_NVDISASM_PATH
     return CURED_NVDISASM_PATH;

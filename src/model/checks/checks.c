@@ -1,14 +1,15 @@
-/* checks.c - the checks as a model_observer: follows blocks, barriers, warp
+/* checks.c - the checks as a cured_model_observer: follows blocks, barriers, warp
  * syncs and memory accesses, and turns what the shadows find into findings.
  *
- * defines: model_checks_new, model_checks_observer,
- *          model_checks_set_warp_ops_sync, model_checks_free,
+ * defines: cured_model_checks_new, cured_model_checks_observer,
+ *          cured_model_checks_set_warp_ops_sync, cured_model_checks_free,
  *          checks_report, checks_where, checks_thread_text
  *
  * The shared-memory shadow is in checks_shared.c, the global init shadow in
  * checks_global.c; checks.h says what is checked.
  */
 #include "checks_impl.h"
+#include "ptx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 // ----------------------------------------------------------------------------
 // Naming threads and instructions
 
-void checks_thread_text(const model_checks *c, uint32_t t, char *buf, size_t size)
+void checks_thread_text(const cured_model_checks *c, uint32_t t, char *buf, size_t size)
 {
     uint32_t bx = c->block_dim.x ? c->block_dim.x : 1u << 30;
     uint32_t by = c->block_dim.y ? c->block_dim.y : 1;
@@ -31,7 +32,7 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-void checks_where(const ptx_module *m, int32_t function, int32_t pc, char *buf,
+void checks_where(const cured_model_module *m, int32_t function, int32_t pc, char *buf,
                   size_t size)
 {
     const ptx_instr *ins = NULL;
@@ -51,7 +52,7 @@ void checks_where(const ptx_module *m, int32_t function, int32_t pc, char *buf,
 }
 
 /* blockIdx of linear block index b. */
-static void block_index(const model_checks *c, uint32_t b, uint32_t out[3])
+static void block_index(const cured_model_checks *c, uint32_t b, uint32_t out[3])
 {
     uint32_t gx = c->grid.x ? c->grid.x : 1u << 30;
     uint32_t gy = c->grid.y ? c->grid.y : 1;
@@ -60,15 +61,15 @@ static void block_index(const model_checks *c, uint32_t b, uint32_t out[3])
     out[2] = b / gx / gy;
 }
 
-void checks_report(model_checks *c, const model_event *e, model_finding_kind kind,
+void checks_report(cured_model_checks *c, const cured_model_event *e, cured_model_finding_kind kind,
                    int lane, uint64_t address, const char *message)
 {
-    model_finding f;
+    cured_model_finding f;
     memset(&f, 0, sizeof f);
     f.kind = kind;
-    f.severity = MODEL_HAZARD;
+    f.severity = CURED_MODEL_HAZARD;
     block_index(c, e->block, f.block);
-    uint32_t t = e->warp * MODEL_WARP_SIZE + (uint32_t)lane;
+    uint32_t t = e->warp * CURED_MODEL_WARP_SIZE + (uint32_t)lane;
     uint32_t bx = c->block_dim.x ? c->block_dim.x : 1u << 30;
     uint32_t by = c->block_dim.y ? c->block_dim.y : 1;
     f.thread[0] = t % bx;
@@ -83,14 +84,14 @@ void checks_report(model_checks *c, const model_event *e, model_finding_kind kin
     }
     f.address = address;
     snprintf(f.message, sizeof f.message, "%s", message);
-    model_findings_add(c->out, &f);
+    cured_model_findings_add(c->out, &f);
 }
 
 // ----------------------------------------------------------------------------
 // Blocks
 
 /* The running block with linear index `block`, or NULL. */
-static checks_block *find_block(model_checks *c, uint32_t block)
+static checks_block *find_block(cured_model_checks *c, uint32_t block)
 {
     for (int i = 0; i < c->nblocks; i++)
         if (c->blocks[i].live && c->blocks[i].block == block)
@@ -101,7 +102,7 @@ static checks_block *find_block(model_checks *c, uint32_t block)
 /* A free block record with its clocks and shadow allocated, or NULL when out
  * of host memory. Records are reused, so blocks run one after another
  * allocate once. */
-static checks_block *claim_block(model_checks *c)
+static checks_block *claim_block(cured_model_checks *c)
 {
     for (int i = 0; i < c->nblocks; i++)
         if (!c->blocks[i].live)
@@ -124,7 +125,7 @@ static checks_block *claim_block(model_checks *c)
  * unchecked. */
 static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
 {
-    model_checks *c = ctx;
+    cured_model_checks *c = ctx;
     checks_block *b = claim_block(c);
     if (b == NULL)
         return;
@@ -149,7 +150,7 @@ static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
     b->gen = ++c->next_gen;
     b->epoch = 0;
     memset(b->inst, 0, sizeof b->inst);
-    uint32_t nwarps = (threads + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE;
+    uint32_t nwarps = (threads + CURED_MODEL_WARP_SIZE - 1) / CURED_MODEL_WARP_SIZE;
     if (nwarps > CHECKS_MAX_WARPS)
         nwarps = CHECKS_MAX_WARPS;
     memset(b->vc, 0, nwarps * sizeof *b->vc);
@@ -167,15 +168,15 @@ static void on_block_end(void *ctx, uint32_t block)
 // Events
 
 /* A launch starts: remembers its shape, memory and shared window size. */
-static void on_launch_begin(void *ctx, const model_launch *launch)
+static void on_launch_begin(void *ctx, const cured_model_launch *launch)
 {
-    model_checks *c = ctx;
+    cured_model_checks *c = ctx;
     c->grid = launch->grid;
     c->block_dim = launch->block;
     c->memory = launch->memory;
     c->check_uninit_global = launch->check_uninit_global;
     c->window = launch->dynamic_shared_bytes;
-    const ptx_module *m = launch->module;
+    const cured_model_module *m = launch->module;
     if (m && launch->function >= 0 && launch->function < m->nfunctions) {
         uint64_t align = m->shared_extern_align ? m->shared_extern_align : 16;
         uint64_t st = m->functions[launch->function].shared_static_bytes;
@@ -188,7 +189,7 @@ static void on_launch_begin(void *ctx, const model_launch *launch)
 
 /* Counts the warp's instructions: two accesses of one warp with the same
  * count come from one instruction and do not race with each other. */
-static void on_instr(void *ctx, const model_event *e)
+static void on_instr(void *ctx, const cured_model_event *e)
 {
     checks_block *b = find_block(ctx, e->block);
     if (b && e->warp < CHECKS_MAX_WARPS)
@@ -197,9 +198,9 @@ static void on_instr(void *ctx, const model_event *e)
 
 /* Sends a shared access to the race/init shadow, a global one to the
  * global init shadow; other spaces are not checked here. */
-static void on_access(void *ctx, const model_access *a)
+static void on_access(void *ctx, const cured_model_access *a)
 {
-    model_checks *c = ctx;
+    cured_model_checks *c = ctx;
     if (a->space == PTX_S_SHARED) {
         checks_block *b = find_block(c, a->event->block);
         if (b && a->event->warp < CHECKS_MAX_WARPS)
@@ -211,7 +212,7 @@ static void on_access(void *ctx, const model_access *a)
 
 /* A block barrier released: everything before it is ordered before
  * everything after it. */
-static void on_barrier(void *ctx, const model_event *e, uint32_t id)
+static void on_barrier(void *ctx, const cured_model_event *e, uint32_t id)
 {
     (void)id;
     checks_block *b = find_block(ctx, e->block);
@@ -221,9 +222,9 @@ static void on_barrier(void *ctx, const model_event *e, uint32_t id)
 
 /* A warp sync over `mask`: orders those lanes for shared memory when it is
  * bar.warp.sync (or any *.sync warp op, when asked for). */
-static void on_warp_sync(void *ctx, const model_event *e, uint32_t mask)
+static void on_warp_sync(void *ctx, const cured_model_event *e, uint32_t mask)
 {
-    model_checks *c = ctx;
+    cured_model_checks *c = ctx;
     int orders_memory = e->ins == NULL || e->ins->op == PTX_OP_BAR_WARP ||
                         c->warp_ops_sync;
     checks_block *b = find_block(c, e->block);
@@ -234,18 +235,18 @@ static void on_warp_sync(void *ctx, const model_event *e, uint32_t mask)
 // ----------------------------------------------------------------------------
 // API
 
-model_checks *model_checks_new(model_findings *out)
+cured_model_checks *cured_model_checks_new(cured_model_findings *out)
 {
-    model_checks *c = calloc(1, sizeof *c);
+    cured_model_checks *c = calloc(1, sizeof *c);
     if (c == NULL)
         return NULL;
     c->out = out;
     return c;
 }
 
-model_observer model_checks_observer(model_checks *checks)
+cured_model_observer cured_model_checks_observer(cured_model_checks *checks)
 {
-    model_observer o;
+    cured_model_observer o;
     memset(&o, 0, sizeof o);
     o.ctx = checks;
     o.launch_begin = on_launch_begin;
@@ -258,12 +259,12 @@ model_observer model_checks_observer(model_checks *checks)
     return o;
 }
 
-void model_checks_set_warp_ops_sync(model_checks *checks, int on)
+void cured_model_checks_set_warp_ops_sync(cured_model_checks *checks, int on)
 {
     checks->warp_ops_sync = on != 0;
 }
 
-void model_checks_free(model_checks *checks)
+void cured_model_checks_free(cured_model_checks *checks)
 {
     if (checks == NULL)
         return;

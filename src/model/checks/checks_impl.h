@@ -2,7 +2,7 @@
  * observer), checks_shared.c (the shared-memory shadow) and checks_global.c
  * (the global init shadow). Not an API: only checks*.c include it.
  *
- * defines: checks_ref, checks_cell, checks_block, struct model_checks,
+ * defines: checks_ref, checks_cell, checks_block, struct cured_model_checks,
  *          checks_shared_access, checks_warp_sync, checks_global_access,
  *          checks_report, checks_where, checks_thread_text
  */
@@ -26,7 +26,7 @@ typedef struct checks_ref {
     int32_t pc;
     int32_t function;
     uint16_t thread;     /* linear thread index in the block */
-    uint8_t kind;        /* model_access_kind */
+    uint8_t kind;        /* cured_model_access_kind */
 } checks_ref;
 
 /* The shadow of one shared byte. A cell whose gen is not its block's gen
@@ -55,7 +55,7 @@ typedef struct checks_block {
     uint32_t inst[CHECKS_MAX_WARPS];
     /* vc[w][l][m]: the latest clock of lane m of warp w that lane l is
      * ordered after; vc[w][l][l] is lane l's own clock. */
-    uint32_t (*vc)[MODEL_WARP_SIZE][MODEL_WARP_SIZE];
+    uint32_t (*vc)[CURED_MODEL_WARP_SIZE][CURED_MODEL_WARP_SIZE];
     checks_cell *cells;
     size_t ncells;
 } checks_block;
@@ -65,12 +65,12 @@ typedef struct checks_pair {
     int32_t function, pc, other_function, other_pc;
 } checks_pair;
 
-struct model_checks {
-    model_findings *out;
+struct cured_model_checks {
+    cured_model_findings *out;
     int warp_ops_sync;
     /* the current launch (from launch_begin) */
-    model_dim3 grid, block_dim;
-    model_memory *memory;
+    cured_model_dim3 grid, block_dim;
+    cured_model_memory *memory;
     int check_uninit_global;
     size_t window;       /* shared bytes per block */
     uint32_t next_gen;
@@ -83,27 +83,27 @@ struct model_checks {
 /* Checks one shared-memory access of block b for races and unwritten
  * reads, then records it in the shadow. Out of host memory: the access is
  * skipped. */
-void checks_shared_access(model_checks *c, checks_block *b,
-                          const model_access *a);
+void checks_shared_access(cured_model_checks *c, checks_block *b,
+                          const cured_model_access *a);
 
 /* Orders the lanes `mask` of warp `warp` of block b with each other. */
 void checks_warp_sync(checks_block *b, uint32_t warp, uint32_t mask);
 
 /* Checks one global access for unwritten reads and marks the bytes stores
  * and atomics write in their buffer's init shadow. */
-void checks_global_access(model_checks *c, const model_access *a);
+void checks_global_access(cured_model_checks *c, const cured_model_access *a);
 
 /* Adds a hazard of `kind` at event e's instruction, for lane `lane` of the
  * event's warp, at `address`, with `message`. */
-void checks_report(model_checks *c, const model_event *e, model_finding_kind kind,
+void checks_report(cured_model_checks *c, const cured_model_event *e, cured_model_finding_kind kind,
                    int lane, uint64_t address, const char *message);
 
 /* Writes "file.cu:17" for instruction pc of function (the .cu's base name;
  * "ptx line N" when the PTX has no .loc) into buf. */
-void checks_where(const ptx_module *m, int32_t function, int32_t pc, char *buf,
+void checks_where(const cured_model_module *m, int32_t function, int32_t pc, char *buf,
                   size_t size);
 
 /* Writes "(x,y,z)", the threadIdx of linear thread t, into buf. */
-void checks_thread_text(const model_checks *c, uint32_t t, char *buf, size_t size);
+void checks_thread_text(const cured_model_checks *c, uint32_t t, char *buf, size_t size);
 
 #endif /* CURED_MODEL_CHECKS_IMPL_H */

@@ -40,16 +40,16 @@ static int ensure_cells(checks_block *b, size_t end)
 }
 
 /* The current access of `lane`, as a ref. */
-static checks_ref current_ref(const checks_block *b, const model_access *a, int lane)
+static checks_ref current_ref(const checks_block *b, const cured_model_access *a, int lane)
 {
-    const model_event *e = a->event;
+    const cured_model_event *e = a->event;
     checks_ref r;
     r.epoch = b->epoch;
     r.inst = b->inst[e->warp];
     r.clock = b->vc[e->warp][lane][lane];
     r.pc = e->pc;
     r.function = e->function;
-    r.thread = (uint16_t)(e->warp * MODEL_WARP_SIZE + (uint32_t)lane);
+    r.thread = (uint16_t)(e->warp * CURED_MODEL_WARP_SIZE + (uint32_t)lane);
     r.kind = a->kind;
     return r;
 }
@@ -59,32 +59,32 @@ static int ordered(const checks_block *b, const checks_ref *p, const checks_ref 
 {
     if (p->thread == q->thread || p->epoch != q->epoch)
         return 1;
-    uint32_t w = q->thread / MODEL_WARP_SIZE;
-    if (p->thread / MODEL_WARP_SIZE != w)
+    uint32_t w = q->thread / CURED_MODEL_WARP_SIZE;
+    if (p->thread / CURED_MODEL_WARP_SIZE != w)
         return 0;
     if (p->inst == q->inst)
         return 1;
-    return b->vc[w][q->thread % MODEL_WARP_SIZE][p->thread % MODEL_WARP_SIZE] > p->clock;
+    return b->vc[w][q->thread % CURED_MODEL_WARP_SIZE][p->thread % CURED_MODEL_WARP_SIZE] > p->clock;
 }
 
 /* Whether two accesses to one byte conflict: one writes, and not both are
  * atomics. */
 static int conflicts(const checks_ref *p, const checks_ref *q)
 {
-    if (p->kind == MODEL_LOAD && q->kind == MODEL_LOAD)
+    if (p->kind == CURED_MODEL_LOAD && q->kind == CURED_MODEL_LOAD)
         return 0;
-    return !(p->kind == MODEL_ATOMIC && q->kind == MODEL_ATOMIC);
+    return !(p->kind == CURED_MODEL_ATOMIC && q->kind == CURED_MODEL_ATOMIC);
 }
 
-/* "read", "write" or "atomic" for a model_access_kind. */
+/* "read", "write" or "atomic" for a cured_model_access_kind. */
 static const char *kind_word(uint8_t kind)
 {
-    return kind == MODEL_LOAD ? "read" : kind == MODEL_STORE ? "write" : "atomic";
+    return kind == CURED_MODEL_LOAD ? "read" : kind == CURED_MODEL_STORE ? "write" : "atomic";
 }
 
 /* Reports the race of q (the current access, lane `lane`) with the earlier p,
  * once per pair of instructions. */
-static void report_race(model_checks *c, const model_access *a, int lane,
+static void report_race(cured_model_checks *c, const cured_model_access *a, int lane,
                         uint32_t offset, const checks_ref *q, const checks_ref *p)
 {
     for (int i = 0; i < c->npairs; i++) {
@@ -103,22 +103,22 @@ static void report_race(model_checks *c, const model_access *a, int lane,
     }
     c->pairs[c->npairs++] = (checks_pair){q->function, q->pc, p->function, p->pc};
 
-    const ptx_module *m = a->event->module;
+    const cured_model_module *m = a->event->module;
     char qt[40], pt[40], qw[80], pw[80], msg[224];
     checks_thread_text(c, q->thread, qt, sizeof qt);
     checks_thread_text(c, p->thread, pt, sizeof pt);
     checks_where(m, q->function, q->pc, qw, sizeof qw);
     checks_where(m, p->function, p->pc, pw, sizeof pw);
-    int same_warp = p->thread / MODEL_WARP_SIZE == q->thread / MODEL_WARP_SIZE;
+    int same_warp = p->thread / CURED_MODEL_WARP_SIZE == q->thread / CURED_MODEL_WARP_SIZE;
     snprintf(msg, sizeof msg, "%s by thread %.24s at %.46s races with %s by thread %.24s at %.46s "
              "(no %s between)", kind_word(q->kind), qt, qw, kind_word(p->kind), pt, pw,
              same_warp ? "__syncwarp" : "__syncthreads");
-    checks_report(c, a->event, MODEL_FIND_RACE_SHARED, lane, offset, msg);
+    checks_report(c, a->event, CURED_MODEL_FIND_RACE_SHARED, lane, offset, msg);
 }
 
 /* Checks q against the earlier access p of the same byte. Returns 1 when
  * they race (and reports it). */
-static int check_pair(model_checks *c, const checks_block *b, const model_access *a,
+static int check_pair(cured_model_checks *c, const checks_block *b, const cured_model_access *a,
                       int lane, uint32_t offset, const checks_ref *q,
                       const checks_ref *p)
 {
@@ -148,14 +148,14 @@ static void add_reader(checks_cell *cell, const checks_ref *q)
         cell->readers[cell->nreaders++] = *q;
         return;
     }
-    uint32_t qw = q->thread / MODEL_WARP_SIZE;
+    uint32_t qw = q->thread / CURED_MODEL_WARP_SIZE;
     int victim = 0, victim_count = -1;
     for (int i = 0; i < CHECKS_READERS; i++) {
-        uint32_t w = cell->readers[i].thread / MODEL_WARP_SIZE;
+        uint32_t w = cell->readers[i].thread / CURED_MODEL_WARP_SIZE;
         int count = w == qw; /* q is about to join its own warp */
         for (int k = 0; k < CHECKS_READERS; k++)
-            count += cell->readers[k].thread / MODEL_WARP_SIZE == w;
-        int same_warp = w == cell->readers[victim].thread / MODEL_WARP_SIZE;
+            count += cell->readers[k].thread / CURED_MODEL_WARP_SIZE == w;
+        int same_warp = w == cell->readers[victim].thread / CURED_MODEL_WARP_SIZE;
         if (count > victim_count ||
             (same_warp && cell->readers[i].inst < cell->readers[victim].inst)) {
             victim = i;
@@ -172,7 +172,7 @@ static void set_writer(checks_cell *cell, const checks_ref *q)
 {
     const checks_ref *p = &cell->write;
     if (cell->written && p->inst == q->inst && p->epoch == q->epoch &&
-        p->thread / MODEL_WARP_SIZE == q->thread / MODEL_WARP_SIZE) {
+        p->thread / CURED_MODEL_WARP_SIZE == q->thread / CURED_MODEL_WARP_SIZE) {
         if (p->thread != q->thread) {
             cell->multi_writer = 1;
             cell->other_writer = p->thread;
@@ -187,22 +187,22 @@ static void set_writer(checks_cell *cell, const checks_ref *q)
 }
 
 /* Reports a read of bytes no thread of the block wrote. */
-static void report_uninit(model_checks *c, const model_access *a, int lane,
+static void report_uninit(cured_model_checks *c, const cured_model_access *a, int lane,
                           uint32_t offset)
 {
     char where[80], thread[40], msg[224];
     checks_where(a->event->module, a->event->function, a->event->pc, where, sizeof where);
-    checks_thread_text(c, a->event->warp * MODEL_WARP_SIZE + (uint32_t)lane, thread,
+    checks_thread_text(c, a->event->warp * CURED_MODEL_WARP_SIZE + (uint32_t)lane, thread,
                        sizeof thread);
     snprintf(msg, sizeof msg, "%s of shared offset 0x%x by thread %s at %s: no thread "
-             "of the block wrote it", a->kind == MODEL_ATOMIC ? "atomic" : "read",
+             "of the block wrote it", a->kind == CURED_MODEL_ATOMIC ? "atomic" : "read",
              offset, thread, where);
-    checks_report(c, a->event, MODEL_FIND_UNINIT_SHARED, lane, offset, msg);
+    checks_report(c, a->event, CURED_MODEL_FIND_UNINIT_SHARED, lane, offset, msg);
 }
 
 /* Checks and records lane `lane`'s access to one shared byte. Returns 1
  * when the byte was read unwritten. */
-static int access_byte(model_checks *c, checks_block *b, const model_access *a,
+static int access_byte(cured_model_checks *c, checks_block *b, const cured_model_access *a,
                        int lane, uint32_t offset)
 {
     checks_cell *cell = &b->cells[offset];
@@ -213,7 +213,7 @@ static int access_byte(model_checks *c, checks_block *b, const model_access *a,
     checks_ref q = current_ref(b, a, lane);
     int unwritten = 0;
     if (!cell->written) {
-        unwritten = q.kind != MODEL_STORE;
+        unwritten = q.kind != CURED_MODEL_STORE;
     } else if (!check_pair(c, b, a, lane, offset, &q, &cell->write) &&
                cell->multi_writer) {
         checks_ref other = cell->write;
@@ -221,7 +221,7 @@ static int access_byte(model_checks *c, checks_block *b, const model_access *a,
         other.clock = cell->other_clock;
         check_pair(c, b, a, lane, offset, &q, &other);
     }
-    if (q.kind == MODEL_LOAD) {
+    if (q.kind == CURED_MODEL_LOAD) {
         add_reader(cell, &q);
         return unwritten;
     }
@@ -232,10 +232,10 @@ static int access_byte(model_checks *c, checks_block *b, const model_access *a,
     return unwritten;
 }
 
-void checks_shared_access(model_checks *c, checks_block *b, const model_access *a)
+void checks_shared_access(cured_model_checks *c, checks_block *b, const cured_model_access *a)
 {
     int reported_uninit = 0;
-    for (int lane = 0; lane < MODEL_WARP_SIZE; lane++) {
+    for (int lane = 0; lane < CURED_MODEL_WARP_SIZE; lane++) {
         if (!(a->mask >> lane & 1u))
             continue;
         uint64_t start = a->addr[lane];
@@ -253,19 +253,19 @@ void checks_shared_access(model_checks *c, checks_block *b, const model_access *
 
 void checks_warp_sync(checks_block *b, uint32_t warp, uint32_t mask)
 {
-    uint32_t (*vc)[MODEL_WARP_SIZE] = b->vc[warp];
-    uint32_t join[MODEL_WARP_SIZE] = {0};
-    for (int l = 0; l < MODEL_WARP_SIZE; l++)
+    uint32_t (*vc)[CURED_MODEL_WARP_SIZE] = b->vc[warp];
+    uint32_t join[CURED_MODEL_WARP_SIZE] = {0};
+    for (int l = 0; l < CURED_MODEL_WARP_SIZE; l++)
         if (mask >> l & 1u)
             vc[l][l]++;
-    for (int l = 0; l < MODEL_WARP_SIZE; l++) {
+    for (int l = 0; l < CURED_MODEL_WARP_SIZE; l++) {
         if (!(mask >> l & 1u))
             continue;
-        for (int m = 0; m < MODEL_WARP_SIZE; m++)
+        for (int m = 0; m < CURED_MODEL_WARP_SIZE; m++)
             if (vc[l][m] > join[m])
                 join[m] = vc[l][m];
     }
-    for (int l = 0; l < MODEL_WARP_SIZE; l++)
+    for (int l = 0; l < CURED_MODEL_WARP_SIZE; l++)
         if (mask >> l & 1u)
             memcpy(vc[l], join, sizeof join);
 }

@@ -2,7 +2,7 @@
  * it needs (register windows, call frames, per-thread params, local and
  * shared memory), runs the grid block by block and fills the result.
  *
- * defines: model_run
+ * defines: cured_model_run
  *
  * Blocks run one after another in linear order (x fastest), so a kernel
  * that lets the last block to finish do the final step (single-pass
@@ -15,7 +15,7 @@
  *
  * Device-function calls keep a per-thread call stack (return key, local
  * frame) and one register window per function and warp; recursion is not
- * supported (MODEL_FIND_UNSUPPORTED before anything runs).
+ * supported (CURED_MODEL_FIND_UNSUPPORTED before anything runs).
  */
 #include "exec_internal.h"
 
@@ -31,63 +31,63 @@
 // Launch checks
 
 /* Adds a finding not tied to an instruction. */
-static void launch_finding(model_result *r, model_finding_kind kind, const char *fmt, ...)
+static void launch_finding(cured_model_result *r, cured_model_finding_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void launch_finding(model_result *r, model_finding_kind kind, const char *fmt, ...)
+static void launch_finding(cured_model_result *r, cured_model_finding_kind kind, const char *fmt, ...)
 {
-    model_finding f;
+    cured_model_finding f;
     memset(&f, 0, sizeof f);
     f.kind = kind;
-    f.severity = MODEL_ERROR;
+    f.severity = CURED_MODEL_ERROR;
     f.function = -1;
     f.pc = -1;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f.message, sizeof f.message, fmt, ap);
     va_end(ap);
-    model_findings_add(&r->findings, &f);
+    cured_model_findings_add(&r->findings, &f);
 }
 
 /* Bytes of the block's shared window: static part aligned to the extern
  * alignment, then the dynamic part. */
-static uint64_t shared_window(const model_launch *l, uint64_t *dyn_base)
+static uint64_t shared_window(const cured_model_launch *l, uint64_t *dyn_base)
 {
-    const ptx_module *m = l->module;
+    const cured_model_module *m = l->module;
     uint64_t align = m->shared_extern_align ? m->shared_extern_align : 16;
     uint64_t st = m->functions[l->function].shared_static_bytes;
     *dyn_base = (st + align - 1) / align * align;
     return *dyn_base + l->dynamic_shared_bytes;
 }
 
-/* Checks what model_run needs before anything runs. Returns 0, or -1 with
- * a MODEL_FIND_BAD_LAUNCH finding. */
-static int launch_check(const model_launch *l, model_result *r)
+/* Checks what cured_model_run needs before anything runs. Returns 0, or -1 with
+ * a CURED_MODEL_FIND_BAD_LAUNCH finding. */
+static int launch_check(const cured_model_launch *l, cured_model_result *r)
 {
     if (l == NULL || l->module == NULL) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH, "no launch or no module");
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH, "no launch or no module");
         return -1;
     }
-    const ptx_module *m = l->module;
+    const cured_model_module *m = l->module;
     if (l->function < 0 || l->function >= m->nfunctions || !m->functions[l->function].is_entry) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH, "function %d is not a kernel (.entry) of the module",
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH, "function %d is not a kernel (.entry) of the module",
                        l->function);
         return -1;
     }
     const ptx_function *f = &m->functions[l->function];
     if (!f->has_body) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH, "kernel %s has no body in this module", f->name);
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH, "kernel %s has no body in this module", f->name);
         return -1;
     }
     uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
     if (threads == 0 || threads > EXEC_MAX_THREADS || l->block.z > 64) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH,
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,
                        "block %ux%ux%u: a block needs 1 to %d threads (z at most 64)",
                        l->block.x, l->block.y, l->block.z, EXEC_MAX_THREADS);
         return -1;
     }
     if (l->grid.x == 0 || l->grid.y == 0 || l->grid.z == 0 || l->grid.x > 0x7FFFFFFFu ||
         l->grid.y > 65535 || l->grid.z > 65535) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH,
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,
                        "grid %ux%ux%u: x must be 1..2^31-1, y and z 1..65535",
                        l->grid.x, l->grid.y, l->grid.z);
         return -1;
@@ -95,7 +95,7 @@ static int launch_check(const model_launch *l, model_result *r)
     uint64_t dyn_base;
     uint64_t window = shared_window(l, &dyn_base);
     if (window > EXEC_MAX_SHARED) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH,
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,
                        "%llu bytes of shared memory per block (static %llu + dynamic %u) "
                        "is over the 227 KiB limit",
                        (unsigned long long)window, (unsigned long long)f->shared_static_bytes,
@@ -103,19 +103,19 @@ static int launch_check(const model_launch *l, model_result *r)
         return -1;
     }
     if (l->params_size < f->param_bytes || (f->param_bytes > 0 && l->params == NULL)) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH,
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,
                        "%s takes %llu bytes of parameters, the launch gives %zu",
                        f->name, (unsigned long long)f->param_bytes,
                        l->params ? l->params_size : (size_t)0);
         return -1;
     }
     if (l->nobservers < 0 || (l->nobservers > 0 && l->observers == NULL)) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH, "nobservers is %d but observers is NULL",
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH, "nobservers is %d but observers is NULL",
                        l->nobservers);
         return -1;
     }
     if (m->global_bytes > 0 && l->memory == NULL) {
-        launch_finding(r, MODEL_FIND_BAD_LAUNCH,
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,
                        "the module has %llu bytes of .global/.const data but the launch has no memory",
                        (unsigned long long)m->global_bytes);
         return -1;
@@ -129,7 +129,7 @@ static int launch_check(const model_launch *l, model_result *r)
 /* Fills fns[fi] (frame, deepest stack and call chain below it) by a
  * depth-first walk. state: 0 unseen, 1 on the path, 2 done. Returns the
  * index of a function that calls itself (directly or not), else -1. */
-static int call_walk(const ptx_module *m, exec_fn *fns, uint8_t *state, int fi)
+static int call_walk(const cured_model_module *m, exec_fn *fns, uint8_t *state, int fi)
 {
     const ptx_function *f = &m->functions[fi];
     state[fi] = 1;
@@ -165,7 +165,7 @@ static int call_walk(const ptx_module *m, exec_fn *fns, uint8_t *state, int fi)
  * functions' params and return values). */
 static int layout_tparams(exec_launch *x)
 {
-    const ptx_module *m = x->module;
+    const cured_model_module *m = x->module;
     x->sym_tparam = malloc((size_t)(m->nsymbols ? m->nsymbols : 1) * sizeof *x->sym_tparam);
     if (x->sym_tparam == NULL)
         return -1;
@@ -186,7 +186,7 @@ static int layout_tparams(exec_launch *x)
         x->sym_tparam[i] = off;
         off += s->size ? s->size : 8;
     }
-    if (off > 0xFFFFFFFFull / MODEL_WARP_SIZE)
+    if (off > 0xFFFFFFFFull / CURED_MODEL_WARP_SIZE)
         return -1;
     x->tparam_bytes = (uint32_t)off;
     return 0;
@@ -198,18 +198,18 @@ static int layout_tparams(exec_launch *x)
 /* Allocates the block's warps, windows and memories. Returns 0 or -1. */
 static int block_alloc(exec_launch *x)
 {
-    const model_launch *l = x->launch;
-    const ptx_module *m = x->module;
+    const cured_model_launch *l = x->launch;
+    const cured_model_module *m = x->module;
     exec_block *b = &x->block;
     b->threads = l->block.x * l->block.y * l->block.z;
-    b->nwarps = (int)((b->threads + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE);
+    b->nwarps = (int)((b->threads + CURED_MODEL_WARP_SIZE - 1) / CURED_MODEL_WARP_SIZE);
     b->shared_bytes = shared_window(l, &b->dyn_base);
     b->shared = calloc(1, (size_t)(b->shared_bytes ? b->shared_bytes : 1));
     b->local = calloc(1, (size_t)(b->threads * x->local_stack + 1));
     b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
     if (b->shared == NULL || b->local == NULL || b->warps == NULL)
         return -1;
-    size_t frames = (size_t)(x->fns[x->entry_index].depth + 1) * MODEL_WARP_SIZE;
+    size_t frames = (size_t)(x->fns[x->entry_index].depth + 1) * CURED_MODEL_WARP_SIZE;
     for (int wi = 0; wi < b->nwarps; wi++) {
         exec_warp *w = &b->warps[wi];
         w->index = (uint32_t)wi;
@@ -218,7 +218,7 @@ static int block_alloc(exec_launch *x)
         w->ret_key = calloc(frames, sizeof *w->ret_key);
         w->ret_call = calloc(frames, sizeof *w->ret_call);
         w->saved_base = calloc(frames, sizeof *w->saved_base);
-        w->tparam = calloc((size_t)x->tparam_bytes * MODEL_WARP_SIZE + 1, 1);
+        w->tparam = calloc((size_t)x->tparam_bytes * CURED_MODEL_WARP_SIZE + 1, 1);
         if (w->regs == NULL || w->ret_key == NULL || w->ret_call == NULL ||
             w->saved_base == NULL || w->tparam == NULL)
             return -1;
@@ -226,7 +226,7 @@ static int block_alloc(exec_launch *x)
             if (!x->fns[fi].reachable)
                 continue;
             size_t n = (size_t)(m->functions[fi].nregs > 0 ? m->functions[fi].nregs : 1);
-            w->regs[fi] = calloc(n * MODEL_WARP_SIZE, sizeof(uint64_t));
+            w->regs[fi] = calloc(n * CURED_MODEL_WARP_SIZE, sizeof(uint64_t));
             if (w->regs[fi] == NULL)
                 return -1;
         }
@@ -256,8 +256,8 @@ static void block_free(exec_launch *x)
 /* Resets the block's state for block `bi` of the grid. */
 static void block_reset(exec_launch *x, uint32_t bi)
 {
-    const model_launch *l = x->launch;
-    const ptx_module *m = x->module;
+    const cured_model_launch *l = x->launch;
+    const cured_model_module *m = x->module;
     exec_block *b = &x->block;
     b->index = bi;
     b->ctaid[0] = bi % l->grid.x;
@@ -270,16 +270,16 @@ static void block_reset(exec_launch *x, uint32_t bi)
     memset(b->local, 0, (size_t)(b->threads * x->local_stack));
     for (int wi = 0; wi < b->nwarps; wi++) {
         exec_warp *w = &b->warps[wi];
-        uint32_t first = (uint32_t)wi * MODEL_WARP_SIZE;
-        uint32_t n = b->threads - first < MODEL_WARP_SIZE ? b->threads - first : MODEL_WARP_SIZE;
-        w->present = n == MODEL_WARP_SIZE ? EXEC_FULL : (1u << n) - 1;
+        uint32_t first = (uint32_t)wi * CURED_MODEL_WARP_SIZE;
+        uint32_t n = b->threads - first < CURED_MODEL_WARP_SIZE ? b->threads - first : CURED_MODEL_WARP_SIZE;
+        w->present = n == CURED_MODEL_WARP_SIZE ? EXEC_FULL : (1u << n) - 1;
         w->exited = w->bar_wait = w->sync_wait = w->parked = 0;
         w->cur = w->present;
         w->cur_key = exec_key(0, (uint32_t)x->entry_index, 0);
         w->code = NULL;
         exec_sched_set_fn(w);
         w->cc = 0;
-        for (uint32_t ln = 0; ln < MODEL_WARP_SIZE; ln++) {
+        for (uint32_t ln = 0; ln < CURED_MODEL_WARP_SIZE; ln++) {
             uint32_t t = first + ln;
             w->tid[0][ln] = t % l->block.x;
             w->tid[1][ln] = (t / l->block.x) % l->block.y;
@@ -290,8 +290,8 @@ static void block_reset(exec_launch *x, uint32_t bi)
             if (w->regs[fi] != NULL)
                 memset(w->regs[fi], 0,
                        (size_t)(m->functions[fi].nregs > 0 ? m->functions[fi].nregs : 1) *
-                           MODEL_WARP_SIZE * sizeof(uint64_t));
-        memset(w->tparam, 0, (size_t)x->tparam_bytes * MODEL_WARP_SIZE);
+                           CURED_MODEL_WARP_SIZE * sizeof(uint64_t));
+        memset(w->tparam, 0, (size_t)x->tparam_bytes * CURED_MODEL_WARP_SIZE);
     }
 }
 
@@ -319,13 +319,13 @@ static void block_run(exec_launch *x)
 }
 
 // ----------------------------------------------------------------------------
-// model_run
+// cured_model_run
 
 /* Sets up everything a launch needs besides the block. Returns 0, 1 when
  * the kernel cannot be run (a finding says why), -1 out of host memory. */
 static int launch_setup(exec_launch *x)
 {
-    const ptx_module *m = x->module;
+    const cured_model_module *m = x->module;
     x->fns = calloc((size_t)m->nfunctions, sizeof *x->fns);
     uint8_t *state = calloc((size_t)m->nfunctions, 1);
     if (x->fns == NULL || state == NULL) {
@@ -335,7 +335,7 @@ static int launch_setup(exec_launch *x)
     int rec = call_walk(m, x->fns, state, x->entry_index);
     free(state);
     if (rec >= 0) {
-        launch_finding(x->result, MODEL_FIND_UNSUPPORTED,
+        launch_finding(x->result, CURED_MODEL_FIND_UNSUPPORTED,
                        "%s makes a recursive call (%s calls itself, directly or not): the model "
                        "does not run recursion",
                        x->entry->name, m->functions[rec].name);
@@ -343,7 +343,7 @@ static int launch_setup(exec_launch *x)
     }
     if (x->fns[x->entry_index].depth + 1 >= EXEC_MAX_DEPTH ||
         x->fns[x->entry_index].stack > (1ull << EXEC_LOCAL_SHIFT)) {
-        launch_finding(x->result, MODEL_FIND_UNSUPPORTED,
+        launch_finding(x->result, CURED_MODEL_FIND_UNSUPPORTED,
                        "%s needs %d nested calls and %llu bytes of local memory per thread: "
                        "over the model's %d calls and 16 MiB",
                        x->entry->name, x->fns[x->entry_index].depth,
@@ -351,7 +351,7 @@ static int launch_setup(exec_launch *x)
         return 1;
     }
     if (m->address_size == 32) {
-        launch_finding(x->result, MODEL_FIND_UNSUPPORTED,
+        launch_finding(x->result, CURED_MODEL_FIND_UNSUPPORTED,
                        "the module has 32-bit addresses (.address_size 32): the model runs "
                        "64-bit PTX only");
         return 1;
@@ -360,14 +360,14 @@ static int launch_setup(exec_launch *x)
     if (layout_tparams(x) != 0)
         return -1;
     if (m->global_bytes > 0) {
-        x->image = model_memory_module_image(x->memory, m);
+        x->image = cured_model_memory_module_image(x->memory, m);
         if (x->image == NULL)
             return -1;
     }
     return block_alloc(x);
 }
 
-int model_run(const model_launch *launch, model_result *result)
+int cured_model_run(const cured_model_launch *launch, cured_model_result *result)
 {
     if (result == NULL)
         return -1;
@@ -376,7 +376,7 @@ int model_run(const model_launch *launch, model_result *result)
         return -1;
     exec_launch *x = calloc(1, sizeof *x);
     if (x == NULL) {
-        launch_finding(result, MODEL_FIND_BAD_LAUNCH, "out of host memory");
+        launch_finding(result, CURED_MODEL_FIND_BAD_LAUNCH, "out of host memory");
         return -1;
     }
     x->launch = launch;
@@ -385,12 +385,12 @@ int model_run(const model_launch *launch, model_result *result)
     x->entry = &launch->module->functions[launch->function];
     x->result = result;
     x->memory = launch->memory;
-    x->limit = launch->step_limit ? launch->step_limit : MODEL_DEFAULT_STEP_LIMIT;
+    x->limit = launch->step_limit ? launch->step_limit : CURED_MODEL_DEFAULT_STEP_LIMIT;
     x->obs = launch->observers;
     x->nobs = launch->nobservers;
     int rc = launch_setup(x);
     if (rc < 0)
-        launch_finding(result, MODEL_FIND_BAD_LAUNCH, "out of host memory");
+        launch_finding(result, CURED_MODEL_FIND_BAD_LAUNCH, "out of host memory");
     if (rc == 0) {
         for (int i = 0; i < x->nobs; i++)
             if (x->obs[i].launch_begin)

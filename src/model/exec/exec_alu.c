@@ -125,7 +125,7 @@ static int alu_mov(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t 
         for (unsigned i = 0; i < n; i++) {
             if (d->vec[i] < 0)
                 continue;
-            uint64_t *r = w->R + (size_t)d->vec[i] * MODEL_WARP_SIZE;
+            uint64_t *r = w->R + (size_t)d->vec[i] * CURED_MODEL_WARP_SIZE;
             EXEC_LANES(m, l, r[l] = (a[l] >> (8 * es * i)) & em;);
         }
         return 0;
@@ -141,7 +141,7 @@ static int alu_mov(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t 
                 uint64_t v = ((uint64_t)s->vec_imm[i] & em) << (8 * es * i);
                 EXEC_LANES(m, l, acc[l] |= v;);
             } else if (s->vec[i] >= 0) {
-                const uint64_t *e = w->R + (size_t)s->vec[i] * MODEL_WARP_SIZE;
+                const uint64_t *e = w->R + (size_t)s->vec[i] * CURED_MODEL_WARP_SIZE;
                 EXEC_LANES(m, l, acc[l] |= (e[l] & em) << (8 * es * i););
             }
         }

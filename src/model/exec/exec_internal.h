@@ -1,5 +1,5 @@
 /* exec_internal.h - the interpreter's state, shared by its files:
- * exec.c (model_run: launch checks, layout, block loop), exec_sched.c
+ * exec.c (cured_model_run: launch checks, layout, block loop), exec_sched.c
  * (scheduling, control flow, barriers), exec_util.c (operands, special
  * registers, events, findings), exec_alu.c (integer, logic, compare, mov),
  * exec_bits.c (shifts, bit fields, permutes, dot products), exec_float.c (float arithmetic), exec_cvt.c (cvt), exec_fp.c (float
@@ -28,7 +28,8 @@
 #ifndef CURED_MODEL_EXEC_INTERNAL_H
 #define CURED_MODEL_EXEC_INTERNAL_H
 
-#include "model.h"
+#include "cured_model.h"
+#include "ptx.h"
 
 #include <stdint.h>
 
@@ -54,7 +55,7 @@
     do {                                                                 \
         uint32_t lanes_ = (m);                                           \
         if (lanes_ == EXEC_FULL) {                                       \
-            for (int l = 0; l < MODEL_WARP_SIZE; l++) { __VA_ARGS__ }    \
+            for (int l = 0; l < CURED_MODEL_WARP_SIZE; l++) { __VA_ARGS__ }    \
         } else {                                                         \
             while (lanes_) {                                             \
                 int l = __builtin_ctz(lanes_);                           \
@@ -105,7 +106,7 @@ typedef struct exec_warp {
     uint32_t parked;        /* runnable lanes not in cur, at key[] */
     uint64_t cur_key;
     uint64_t parked_min;    /* smallest key in parked (parked != 0) */
-    uint64_t key[MODEL_WARP_SIZE];
+    uint64_t key[CURED_MODEL_WARP_SIZE];
 
     /* the current function's code and register window (from cur_key) */
     const ptx_function *functions;  /* the module's */
@@ -115,24 +116,24 @@ typedef struct exec_warp {
     uint64_t *R;
     uint64_t **regs;        /* per function: nregs * 32, NULL unreachable */
 
-    uint32_t tid[3][MODEL_WARP_SIZE];
+    uint32_t tid[3][CURED_MODEL_WARP_SIZE];
     uint32_t cc;            /* carry flags of add.cc/sub.cc per lane */
 
     /* barrier waits */
     uint64_t bar_key;       /* smallest key (barrier pc + 1) of bar_wait */
     uint32_t passed;        /* lanes that ran on past a barrier some lanes
                                of this warp wait at (divergence) */
-    uint8_t bar_id[MODEL_WARP_SIZE];
-    uint8_t bar_pred[MODEL_WARP_SIZE];    /* bar.red contribution */
-    const ptx_instr *bar_ins[MODEL_WARP_SIZE];
+    uint8_t bar_id[CURED_MODEL_WARP_SIZE];
+    uint8_t bar_pred[CURED_MODEL_WARP_SIZE];    /* bar.red contribution */
+    const ptx_instr *bar_ins[CURED_MODEL_WARP_SIZE];
     /* warp-sync waits: the union of the group's masks */
-    uint32_t sync_mask[MODEL_WARP_SIZE];
+    uint32_t sync_mask[CURED_MODEL_WARP_SIZE];
 
     /* calls: per depth, per lane */
     uint64_t *ret_key;             /* [EXEC_MAX_DEPTH * 32] */
     const ptx_instr **ret_call;    /* the call instruction */
     uint32_t *saved_base;          /* caller's local frame base */
-    uint32_t local_base[MODEL_WARP_SIZE];  /* current frame base */
+    uint32_t local_base[CURED_MODEL_WARP_SIZE];  /* current frame base */
 
     uint8_t *tparam;        /* per-thread .param storage, lane-major */
 } exec_warp;
@@ -153,23 +154,23 @@ typedef struct exec_block {
                                from warp 0 */
     uint32_t arrived[EXEC_BARRIERS];   /* threads counted at each barrier */
     uint32_t expect[EXEC_BARRIERS];    /* thread count asked for, 0 = all */
-    model_event last[EXEC_BARRIERS];   /* event of the last arrival */
+    cured_model_event last[EXEC_BARRIERS];   /* event of the last arrival */
 } exec_block;
 
 /* One launch. */
 typedef struct exec_launch {
-    const model_launch *launch;
-    const ptx_module *module;
+    const cured_model_launch *launch;
+    const cured_model_module *module;
     const ptx_function *entry;
     int entry_index;
-    model_result *result;
-    model_memory *memory;
-    model_buffer *image;    /* the module's .global/.const image, or NULL */
-    model_buffer *last_buf; /* cache of the last global buffer hit */
+    cured_model_result *result;
+    cured_model_memory *memory;
+    cured_model_buffer *image;    /* the module's .global/.const image, or NULL */
+    cured_model_buffer *last_buf; /* cache of the last global buffer hit */
     uint64_t steps, limit;
     uint64_t thread_steps;  /* sum of issuing lanes */
     int stop;               /* an error finding was made */
-    model_observer *obs;
+    cured_model_observer *obs;
     int nobs;
     exec_fn *fns;
     uint64_t *sym_tparam;   /* per symbol: offset in per-thread param
@@ -177,9 +178,9 @@ typedef struct exec_launch {
     uint32_t tparam_bytes;
     uint64_t local_stack;   /* local bytes per thread */
     exec_block block;
-    model_event ev;         /* the instruction's event, with observers */
-    uint64_t tmp[PTX_MAX_OPERANDS + 1][MODEL_WARP_SIZE];
-    uint64_t sink[MODEL_WARP_SIZE];
+    cured_model_event ev;         /* the instruction's event, with observers */
+    uint64_t tmp[PTX_MAX_OPERANDS + 1][CURED_MODEL_WARP_SIZE];
+    uint64_t sink[CURED_MODEL_WARP_SIZE];
 } exec_launch;
 
 /* ------------------------------------------------------------ helpers */
@@ -224,7 +225,7 @@ static inline const uint64_t *exec_src(exec_launch *x, exec_warp *w,
                                        uint32_t m)
 {
     if (o->kind == PTX_OPND_REG && !o->neg && o->reg >= 0)
-        return w->R + (size_t)o->reg * MODEL_WARP_SIZE;
+        return w->R + (size_t)o->reg * CURED_MODEL_WARP_SIZE;
     return exec_src_slow(x, w, o, tmp, m);
 }
 
@@ -233,7 +234,7 @@ static inline uint64_t *exec_dst(exec_launch *x, exec_warp *w,
                                  const ptx_operand *o)
 {
     if (o->kind == PTX_OPND_REG && o->reg >= 0)
-        return w->R + (size_t)o->reg * MODEL_WARP_SIZE;
+        return w->R + (size_t)o->reg * CURED_MODEL_WARP_SIZE;
     return x->sink;
 }
 
@@ -245,7 +246,7 @@ unsigned exec_reg_width(const exec_launch *x, const exec_warp *w, int reg);
  * first lane of the current group), with a printf-style message. An error
  * stops the launch after this instruction. */
 void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
-                 int lane, model_finding_kind kind, model_severity sev,
+                 int lane, cured_model_finding_kind kind, cured_model_severity sev,
                  uint64_t address, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
 

@@ -5,21 +5,21 @@
  * defines: exec_mem
  *
  * Spaces and the addresses instructions use:
- * - global: device addresses of model_memory buffers (and of the module's
- *   .global/.const image); an address in no buffer is MODEL_FIND_OOB_GLOBAL.
+ * - global: device addresses of cured_model_memory buffers (and of the module's
+ *   .global/.const image); an address in no buffer is CURED_MODEL_FIND_OOB_GLOBAL.
  * - shared: offsets in the block's window (static, then dynamic); past it
- *   is MODEL_FIND_OOB_SHARED.
+ *   is CURED_MODEL_FIND_OOB_SHARED.
  * - local: offsets in the thread's local stack (frames of the call chain);
- *   past the current frame is MODEL_FIND_OOB_LOCAL.
+ *   past the current frame is CURED_MODEL_FIND_OOB_LOCAL.
  * - const: offsets in the module's data image; param: the kernel's
  *   parameter block, or per-thread storage for call-site and device
  *   function params (addressed through their symbols); out of range is
- *   MODEL_FIND_OOB_PARAM.
+ *   CURED_MODEL_FIND_OOB_PARAM.
  * - generic: shared at EXEC_SHARED_BASE + offset, local at EXEC_LOCAL_BASE +
  *   (thread << 24) + offset, kernel params at EXEC_PARAM_BASE + offset,
  *   everything else global (cvta converts).
  * An address not a multiple of the access size (all elements of a .v2/.v4)
- * is MODEL_FIND_MISALIGNED. A faulting lane does not access memory; the
+ * is CURED_MODEL_FIND_MISALIGNED. A faulting lane does not access memory; the
  * error stops the launch after the instruction.
  *
  * Atomics (atom, red, their .v2/.v4 forms) are performed lane by lane in
@@ -37,7 +37,7 @@
 /* Where one lane's access goes. */
 typedef struct lane_ref {
     uint8_t *host;           /* the bytes */
-    model_buffer *buf;       /* global: the buffer (init shadow) */
+    cured_model_buffer *buf;       /* global: the buffer (init shadow) */
     uint64_t off;            /* offset/address in its space, for events */
     uint8_t space;
 } lane_ref;
@@ -48,8 +48,8 @@ typedef struct lane_ref {
 /* Describes where global address a lies relative to the buffers. */
 static void global_where(const exec_launch *x, uint64_t a, char *buf, size_t size)
 {
-    const model_memory *mem = x->memory;
-    const model_buffer *below = NULL;
+    const cured_model_memory *mem = x->memory;
+    const cured_model_buffer *below = NULL;
     for (int i = 0; mem != NULL && i < mem->nbuffers; i++)
         if (mem->buffers[i].addr <= a)
             below = &mem->buffers[i];
@@ -69,9 +69,9 @@ static void global_where(const exec_launch *x, uint64_t a, char *buf, size_t siz
 /* Resolves a global access of `size` bytes at a. */
 static int resolve_global(exec_launch *x, uint64_t a, unsigned size, lane_ref *r)
 {
-    model_buffer *b = x->last_buf;
+    cured_model_buffer *b = x->last_buf;
     if (b == NULL || a < b->addr || a - b->addr > b->bytes || size > b->bytes - (a - b->addr)) {
-        b = model_memory_find(x->memory, a, size);
+        b = cured_model_memory_find(x->memory, a, size);
         if (b == NULL)
             return -1;
         x->last_buf = b;
@@ -99,9 +99,9 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
             a -= EXEC_SHARED_BASE;
         } else if (a >= EXEC_LOCAL_BASE && a < EXEC_LOCAL_BASE + EXEC_WINDOW_SIZE) {
             uint64_t owner = (a - EXEC_LOCAL_BASE) >> EXEC_LOCAL_SHIFT;
-            uint64_t me = (uint64_t)w->index * MODEL_WARP_SIZE + (uint64_t)l;
+            uint64_t me = (uint64_t)w->index * CURED_MODEL_WARP_SIZE + (uint64_t)l;
             if (owner != me) {
-                exec_report(x, w, ins, l, MODEL_FIND_OOB_LOCAL, MODEL_ERROR, a,
+                exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_LOCAL, CURED_MODEL_ERROR, a,
                             "%s at generic address 0x%llx: that is thread %llu's local memory, "
                             "not this thread's", exec_ins_text(ins, t, sizeof t),
                             (unsigned long long)a, (unsigned long long)owner);
@@ -124,7 +124,7 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
         if (resolve_global(x, a, size, r) == 0)
             return 0;
         global_where(x, a, where, sizeof where);
-        exec_report(x, w, ins, l, MODEL_FIND_OOB_GLOBAL, MODEL_ERROR, a,
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_GLOBAL, CURED_MODEL_ERROR, a,
                     "%s of %u bytes at 0x%llx is outside every buffer: %s",
                     exec_ins_text(ins, t, sizeof t), size, (unsigned long long)a, where);
         return -1;
@@ -133,7 +133,7 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
             r->host = b->shared + a;
             return 0;
         }
-        exec_report(x, w, ins, l, MODEL_FIND_OOB_SHARED, MODEL_ERROR, a,
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_SHARED, CURED_MODEL_ERROR, a,
                     "%s at offset %lld is past the block's %llu-byte shared window",
                     exec_ins_text(ins, t, sizeof t), (long long)a,
                     (unsigned long long)b->shared_bytes);
@@ -141,11 +141,11 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
     case PTX_S_LOCAL: {
         uint64_t top = w->local_base[l] + x->fns[w->fn].frame;
         if (a < top && size <= top - a) {
-            uint64_t thread = (uint64_t)w->index * MODEL_WARP_SIZE + (uint64_t)l;
+            uint64_t thread = (uint64_t)w->index * CURED_MODEL_WARP_SIZE + (uint64_t)l;
             r->host = b->local + thread * x->local_stack + a;
             return 0;
         }
-        exec_report(x, w, ins, l, MODEL_FIND_OOB_LOCAL, MODEL_ERROR, a,
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_LOCAL, CURED_MODEL_ERROR, a,
                     "%s at offset %lld is past the thread's %llu bytes of local memory",
                     exec_ins_text(ins, t, sizeof t), (long long)a, (unsigned long long)top);
         return -1;
@@ -156,7 +156,7 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
             r->host = x->image->data + a;
             return 0;
         }
-        exec_report(x, w, ins, l, MODEL_FIND_OOB_PARAM, MODEL_ERROR, a,
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_PARAM, CURED_MODEL_ERROR, a,
                     "%s at offset %lld is outside the module's %llu bytes of constant data",
                     exec_ins_text(ins, t, sizeof t), (long long)a, (unsigned long long)n);
         return -1;
@@ -171,7 +171,7 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
                 r->host = w->tparam + (size_t)l * x->tparam_bytes + r->off;
                 return 0;
             }
-            exec_report(x, w, ins, l, MODEL_FIND_OOB_PARAM, MODEL_ERROR, a,
+            exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_PARAM, CURED_MODEL_ERROR, a,
                         "%s at offset %lld of param %s (%llu bytes) is out of range",
                         exec_ins_text(ins, t, sizeof t), (long long)sym_off, s->name,
                         (unsigned long long)ssize);
@@ -182,14 +182,14 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
             r->host = (uint8_t *)(uintptr_t)x->launch->params + a;
             return 0;
         }
-        exec_report(x, w, ins, l, MODEL_FIND_OOB_PARAM, MODEL_ERROR, a,
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_PARAM, CURED_MODEL_ERROR, a,
                     store ? "%s at offset %lld: kernel parameters are read-only (%zu bytes)"
                           : "%s at offset %lld is past the kernel's %zu bytes of parameters",
                     exec_ins_text(ins, t, sizeof t), (long long)a, n);
         return -1;
     }
     default:
-        exec_report(x, w, ins, l, MODEL_FIND_UNSUPPORTED, MODEL_ERROR, a,
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_UNSUPPORTED, CURED_MODEL_ERROR, a,
                     "%s: memory space %u is not supported", exec_ins_text(ins, t, sizeof t),
                     space);
         return -1;
@@ -206,7 +206,7 @@ static uint32_t resolve_lanes(exec_launch *x, exec_warp *w, const ptx_instr *ins
     int64_t off = o->kind == PTX_OPND_ADDR ? o->imm : 0;
     const uint64_t *base = NULL;
     if (o->reg >= 0 && (o->kind == PTX_OPND_ADDR || o->kind == PTX_OPND_REG))
-        base = w->R + (size_t)o->reg * MODEL_WARP_SIZE;
+        base = w->R + (size_t)o->reg * CURED_MODEL_WARP_SIZE;
     int globalish = ins->space == PTX_S_GLOBAL || ins->space == PTX_S_GENERIC;
     EXEC_LANES(m, l, {
         uint64_t a;
@@ -218,12 +218,12 @@ static uint32_t resolve_lanes(exec_launch *x, exec_warp *w, const ptx_instr *ins
             a = (uint64_t)(o->kind == PTX_OPND_IMM || o->kind == PTX_OPND_ADDR ? o->imm : 0);
         if (size > 1 && (a & (size - 1)) != 0) {
             char t[64];
-            exec_report(x, w, ins, l, MODEL_FIND_MISALIGNED, MODEL_ERROR, a,
+            exec_report(x, w, ins, l, CURED_MODEL_FIND_MISALIGNED, CURED_MODEL_ERROR, a,
                         "%s at address 0x%llx is not a multiple of its %u-byte size",
                         exec_ins_text(ins, t, sizeof t), (unsigned long long)a, size);
             continue;
         }
-        model_buffer *bf = x->last_buf;
+        cured_model_buffer *bf = x->last_buf;
         if (globalish && bf != NULL && a < EXEC_PARAM_BASE && a >= bf->addr &&
             a - bf->addr <= bf->bytes && size <= bf->bytes - (a - bf->addr)) {
             /* the common case: the buffer the last access hit */
@@ -247,7 +247,7 @@ static void report_access(exec_launch *x, const lane_ref *refs, uint32_t ok, uns
     uint32_t left = ok;
     while (left) {
         unsigned space = refs[__builtin_ctz(left)].space;
-        model_access a;
+        cured_model_access a;
         a.event = &x->ev;
         a.space = (uint8_t)space;
         a.kind = (uint8_t)kind;
@@ -290,17 +290,17 @@ static int mem_ld(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m
     unsigned es = elem_size(ins), n = ins->vec > 1 ? ins->vec : 1, size = es * n;
     if (es == 0 || es > 8 || ins->nops < 2)
         return -1;
-    lane_ref refs[MODEL_WARP_SIZE];
+    lane_ref refs[CURED_MODEL_WARP_SIZE];
     uint32_t ok = resolve_lanes(x, w, ins, &ins->ops[1], m, size, refs);
     if (x->nobs && ok)
-        report_access(x, refs, ok, MODEL_LOAD, size, es);
+        report_access(x, refs, ok, CURED_MODEL_LOAD, size, es);
     const ptx_operand *d = &ins->ops[0];
     int sgn = exec_type_signed(ins->type);
     for (unsigned i = 0; i < n; i++) {
         int reg = d->kind == PTX_OPND_VEC ? d->vec[i] : d->reg;
         if (reg < 0)
             continue;
-        uint64_t *r = w->R + (size_t)reg * MODEL_WARP_SIZE;
+        uint64_t *r = w->R + (size_t)reg * CURED_MODEL_WARP_SIZE;
         unsigned rw = exec_reg_width(x, w, reg);
         uint64_t rmask = exec_width_mask(rw < es ? es : rw);
         if (es == 4 && !sgn) {
@@ -328,21 +328,21 @@ static int mem_st(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m
     unsigned es = elem_size(ins), n = ins->vec > 1 ? ins->vec : 1, size = es * n;
     if (es == 0 || es > 8 || ins->nops < 2)
         return -1;
-    lane_ref refs[MODEL_WARP_SIZE];
+    lane_ref refs[CURED_MODEL_WARP_SIZE];
     uint32_t ok = resolve_lanes(x, w, ins, &ins->ops[0], m, size, refs);
     if (x->nobs && ok)
-        report_access(x, refs, ok, MODEL_STORE, size, es);
+        report_access(x, refs, ok, CURED_MODEL_STORE, size, es);
     const ptx_operand *s = &ins->ops[1];
     for (unsigned i = 0; i < n; i++) {
         const uint64_t *v;
         if (s->kind == PTX_OPND_VEC) {
             if (s->vec_imm_mask >> i & 1) {
                 uint64_t *t = x->tmp[0];
-                for (int l = 0; l < MODEL_WARP_SIZE; l++)
+                for (int l = 0; l < CURED_MODEL_WARP_SIZE; l++)
                     t[l] = (uint64_t)s->vec_imm[i];
                 v = t;
             } else if (s->vec[i] >= 0) {
-                v = w->R + (size_t)s->vec[i] * MODEL_WARP_SIZE;
+                v = w->R + (size_t)s->vec[i] * CURED_MODEL_WARP_SIZE;
             } else {
                 continue;
             }
@@ -436,11 +436,11 @@ static const uint64_t *vec_elem(exec_launch *x, exec_warp *w, const ptx_operand 
     if (o->kind != PTX_OPND_VEC)
         return exec_src(x, w, o, tmp, m);
     if (o->vec_imm_mask >> i & 1) {
-        for (int l = 0; l < MODEL_WARP_SIZE; l++)
+        for (int l = 0; l < CURED_MODEL_WARP_SIZE; l++)
             tmp[l] = (uint64_t)o->vec_imm[i];
         return tmp;
     }
-    return o->vec[i] >= 0 ? w->R + (size_t)o->vec[i] * MODEL_WARP_SIZE : NULL;
+    return o->vec[i] >= 0 ? w->R + (size_t)o->vec[i] * CURED_MODEL_WARP_SIZE : NULL;
 }
 
 /* 1 when the model knows atomic operation ins->sub on ins->type. */
@@ -476,10 +476,10 @@ static int mem_atom(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
     }
     if (ins->nops > ai + 2)
         c = exec_src(x, w, &ins->ops[ai + 2], x->tmp[4], m);
-    lane_ref refs[MODEL_WARP_SIZE];
+    lane_ref refs[CURED_MODEL_WARP_SIZE];
     uint32_t ok = resolve_lanes(x, w, ins, &ins->ops[ai], m, es * n, refs);
     if (x->nobs && ok)
-        report_access(x, refs, ok, MODEL_ATOMIC, es * n, es);
+        report_access(x, refs, ok, CURED_MODEL_ATOMIC, es * n, es);
     const ptx_operand *dop = &ins->ops[0];
     int bad = 0;
     /* lane by lane, in lane order; a vector lane's elements in order */
@@ -496,7 +496,7 @@ static int mem_atom(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
             if (reg < 0)
                 continue;
             unsigned rw = exec_reg_width(x, w, reg);
-            w->R[(size_t)reg * MODEL_WARP_SIZE + l] =
+            w->R[(size_t)reg * CURED_MODEL_WARP_SIZE + l] =
                 exec_type_signed(ins->type) && es < 8
                     ? (uint64_t)exec_sext(old, es * 8) & exec_width_mask(rw < es ? es : rw)
                     : old;
@@ -522,7 +522,7 @@ static int mem_cvta(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
         case PTX_S_SHARED: base = EXEC_SHARED_BASE; break;
         case PTX_S_LOCAL:
             base = EXEC_LOCAL_BASE +
-                   (((uint64_t)w->index * MODEL_WARP_SIZE + (uint64_t)l) << EXEC_LOCAL_SHIFT);
+                   (((uint64_t)w->index * CURED_MODEL_WARP_SIZE + (uint64_t)l) << EXEC_LOCAL_SHIFT);
             break;
         case PTX_S_CONST: base = x->image ? x->image->addr : 0; break;
         case PTX_S_PARAM: base = EXEC_PARAM_BASE; break;

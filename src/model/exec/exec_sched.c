@@ -106,7 +106,7 @@ static void barrier_try_release(exec_launch *x, uint32_t id)
         if (at && (w->passed & ~at) && (w->bar_ins[__builtin_ctz(at)]->flags & PTX_F_ALIGNED) &&
             !x->stop) {
             int l = __builtin_ctz(at);
-            exec_report(x, w, w->bar_ins[l], l, MODEL_FIND_BARRIER_DIVERGENCE, MODEL_ERROR, 0,
+            exec_report(x, w, w->bar_ins[l], l, CURED_MODEL_FIND_BARRIER_DIVERGENCE, CURED_MODEL_ERROR, 0,
                         "barrier %u is reached by lanes %s of warp %u while lanes %s of that "
                         "warp went on past it: __syncthreads() in divergent code",
                         id, exec_lanes_text(at, lanes, sizeof lanes), w->index,
@@ -116,8 +116,8 @@ static void barrier_try_release(exec_launch *x, uint32_t id)
             if (first == NULL)
                 first = w->bar_ins[l];
             else if (w->bar_ins[l] != first && (first->flags & PTX_F_ALIGNED) && !x->stop) {
-                exec_report(x, w, first, __builtin_ctz(at), MODEL_FIND_BARRIER_DIVERGENCE,
-                            MODEL_ERROR, 0,
+                exec_report(x, w, first, __builtin_ctz(at), CURED_MODEL_FIND_BARRIER_DIVERGENCE,
+                            CURED_MODEL_ERROR, 0,
                             "lanes of warp %u wait at two different barrier instructions for "
                             "barrier %u (PTX lines %u and %u): __syncthreads() in divergent code",
                             w->index, id, first->ptx_line, w->bar_ins[l]->ptx_line);
@@ -143,7 +143,7 @@ static void barrier_try_release(exec_launch *x, uint32_t id)
                     uint64_t *win = w->regs[exec_key_fn(w->key[l])];
                     uint64_t v = bi->red_op == PTX_ATOM_POPC ? red_count
                                  : bi->red_op == PTX_ATOM_OR ? red_any : red_all;
-                    win[(size_t)bi->ops[0].reg * MODEL_WARP_SIZE + l] = v;
+                    win[(size_t)bi->ops[0].reg * CURED_MODEL_WARP_SIZE + l] = v;
                 }
             }
         });
@@ -187,7 +187,7 @@ static void sched_bar(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
         count = (uint32_t)cv[l0];
     }
     if (id >= EXEC_BARRIERS) {
-        exec_report(x, w, ins, l0, MODEL_FIND_UNSUPPORTED, MODEL_ERROR, 0,
+        exec_report(x, w, ins, l0, CURED_MODEL_FIND_UNSUPPORTED, CURED_MODEL_ERROR, 0,
                     "barrier id %llu is out of range 0..15", (unsigned long long)id);
         return;
     }
@@ -267,20 +267,20 @@ static void tparam_copy(exec_launch *x, exec_warp *w, int from, int to, uint32_t
 /* call by lanes m: params copied in, frames pushed, the callee runs. */
 static void sched_call(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
-    const ptx_module *mod = x->module;
+    const cured_model_module *mod = x->module;
     if (m == 0) {
         sched_next(w);
         return;
     }
     int callee = ins->callee;
     if (callee < 0 || callee >= mod->nfunctions || !x->fns[callee].reachable) {
-        exec_report(x, w, ins, -1, MODEL_FIND_UNSUPPORTED, MODEL_ERROR, 0,
+        exec_report(x, w, ins, -1, CURED_MODEL_FIND_UNSUPPORTED, CURED_MODEL_ERROR, 0,
                     "indirect call (through a register): the model runs direct calls only");
         return;
     }
     const ptx_function *caller = &mod->functions[w->fn], *f = &mod->functions[callee];
     if (!f->has_body || f->ncode == 0) {
-        exec_report(x, w, ins, -1, MODEL_FIND_UNSUPPORTED, MODEL_ERROR, 0,
+        exec_report(x, w, ins, -1, CURED_MODEL_FIND_UNSUPPORTED, CURED_MODEL_ERROR, 0,
                     "call to %s, which has no body in this module", f->name);
         return;
     }
@@ -290,7 +290,7 @@ static void sched_call(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint3
         if (at >= 0 && at < caller->ncall_params)
             tparam_copy(x, w, caller->call_params[at], f->params[i], m);
     }
-    size_t fr = (size_t)depth * MODEL_WARP_SIZE;
+    size_t fr = (size_t)depth * CURED_MODEL_WARP_SIZE;
     uint32_t frame = x->fns[w->fn].frame;
     EXEC_LANES(m, l, {
         w->ret_key[fr + l] = w->cur_key + 1;
@@ -318,9 +318,9 @@ static void sched_ret(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
         return;
     }
     (void)ins;
-    const ptx_module *mod = x->module;
+    const cured_model_module *mod = x->module;
     const ptx_function *f = &mod->functions[w->fn];
-    size_t fr = (size_t)(depth - 1) * MODEL_WARP_SIZE;
+    size_t fr = (size_t)(depth - 1) * CURED_MODEL_WARP_SIZE;
     uint64_t k0 = w->ret_key[fr + __builtin_ctz(m)];
     int same = 1;
     EXEC_LANES(m, l, {
@@ -365,7 +365,7 @@ static void sched_bra(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32
             if (x->obs[i].branch)
                 x->obs[i].branch(x->obs[i].ctx, &x->ev, m);
     if (ins->ops[0].kind != PTX_OPND_LABEL) {
-        exec_report(x, w, ins, -1, MODEL_FIND_UNSUPPORTED, MODEL_ERROR, 0,
+        exec_report(x, w, ins, -1, CURED_MODEL_FIND_UNSUPPORTED, CURED_MODEL_ERROR, 0,
                     "branch to a non-label target");
         return;
     }
@@ -388,7 +388,7 @@ static inline uint32_t guard_mask(const exec_warp *w, const ptx_instr *ins, uint
 {
     if (ins->guard < 0)
         return active;
-    const uint64_t *g = w->R + (size_t)ins->guard * MODEL_WARP_SIZE;
+    const uint64_t *g = w->R + (size_t)ins->guard * CURED_MODEL_WARP_SIZE;
     uint32_t gm = 0;
     EXEC_LANES(active, l, gm |= (uint32_t)(g[l] & 1) << l;);
     return ins->guard_neg ? active & ~gm : gm;
@@ -398,7 +398,7 @@ static inline uint32_t guard_mask(const exec_warp *w, const ptx_instr *ins, uint
 static void report_unsupported(exec_launch *x, exec_warp *w, const ptx_instr *ins)
 {
     char t[64];
-    exec_report(x, w, ins, -1, MODEL_FIND_UNSUPPORTED, MODEL_ERROR, 0,
+    exec_report(x, w, ins, -1, CURED_MODEL_FIND_UNSUPPORTED, CURED_MODEL_ERROR, 0,
                 "the model cannot run '%s' (this form of the instruction)",
                 exec_ins_text(ins, t, sizeof t));
 }
@@ -444,7 +444,7 @@ static void exec_step(exec_launch *x, exec_warp *w)
         return;
     case PTX_OP_TRAP:
         if (m) {
-            exec_report(x, w, ins, __builtin_ctz(m), MODEL_FIND_TRAP, MODEL_ERROR, 0,
+            exec_report(x, w, ins, __builtin_ctz(m), CURED_MODEL_FIND_TRAP, CURED_MODEL_ERROR, 0,
                         "trap executed by %d thread(s) of warp %u", __builtin_popcount(m),
                         w->index);
             return;
@@ -505,7 +505,7 @@ void exec_warp_run(exec_launch *x, exec_warp *w)
     while (w->cur && !x->stop && !x->block.released) {
         if (x->steps >= x->limit) {
             exec_report(x, w, &w->code[exec_key_pc(w->cur_key) < w->ncode ? exec_key_pc(w->cur_key) : 0],
-                        -1, MODEL_FIND_STEP_LIMIT, MODEL_ERROR, 0,
+                        -1, CURED_MODEL_FIND_STEP_LIMIT, CURED_MODEL_ERROR, 0,
                         "the step limit of %llu warp instructions ran out here (an endless loop?)",
                         (unsigned long long)x->limit);
             return;
@@ -531,7 +531,7 @@ void exec_block_deadlock(exec_launch *x)
         uint32_t fn = exec_key_fn(w->key[l]);
         const ptx_instr *ins = &w->functions[fn].code[exec_key_pc(w->key[l])];
         char t[64];
-        exec_report(x, w, ins, l, MODEL_FIND_BAD_MASK, MODEL_ERROR, 0,
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_BAD_MASK, CURED_MODEL_ERROR, 0,
                     "%s: lanes %s named in the mask never reach it (%s)",
                     exec_ins_text(ins, t, sizeof t), exec_lanes_text(missing, lanes, sizeof lanes),
                     (missing & w->bar_wait) ? "they wait at a block barrier"
@@ -556,13 +556,13 @@ void exec_block_deadlock(exec_launch *x)
         char where[64] = "no other barrier";
         if (other != NULL)
             snprintf(where, sizeof where, "a barrier at PTX line %u", other->ptx_line);
-        exec_report(x, w, w->bar_ins[l], l, MODEL_FIND_BARRIER_DIVERGENCE, MODEL_ERROR, 0,
+        exec_report(x, w, w->bar_ins[l], l, CURED_MODEL_FIND_BARRIER_DIVERGENCE, CURED_MODEL_ERROR, 0,
                     "barrier %u waits for all %u live threads of the block; %u arrived and "
                     "the rest wait at %s: the barrier can never complete",
                     id, b->expect[id] ? b->expect[id] : b->live, b->arrived[id], where);
         return;
     }
     exec_report(x, &b->warps[0], &b->warps[0].functions[x->entry_index].code[0], 0,
-                MODEL_FIND_BARRIER_DIVERGENCE, MODEL_ERROR, 0,
+                CURED_MODEL_FIND_BARRIER_DIVERGENCE, CURED_MODEL_ERROR, 0,
                 "the block's %u live threads can neither run nor exit", b->live);
 }

@@ -31,7 +31,7 @@
 /* Value of special register o for lane l. */
 static uint64_t sreg_value(const exec_launch *x, const exec_warp *w, const ptx_operand *o, int l)
 {
-    const model_launch *ln = x->launch;
+    const cured_model_launch *ln = x->launch;
     const exec_block *b = &x->block;
     unsigned c = o->comp < 3 ? o->comp : 3;
     const uint32_t ntid[4] = {ln->block.x, ln->block.y, ln->block.z, 0};
@@ -97,13 +97,13 @@ const uint64_t *exec_src_slow(exec_launch *x, exec_warp *w, const ptx_operand *o
             EXEC_LANES(m, l, tmp[l] = 0;);
             return tmp;
         }
-        const uint64_t *r = w->R + (size_t)o->reg * MODEL_WARP_SIZE;
+        const uint64_t *r = w->R + (size_t)o->reg * CURED_MODEL_WARP_SIZE;
         EXEC_LANES(m, l, tmp[l] = !(r[l] & 1););   /* `!%p` */
         return tmp;
     }
     case PTX_OPND_IMM: {
         uint64_t v = (uint64_t)o->imm;
-        for (int l = 0; l < MODEL_WARP_SIZE; l++)
+        for (int l = 0; l < CURED_MODEL_WARP_SIZE; l++)
             tmp[l] = v;
         return tmp;
     }
@@ -113,7 +113,7 @@ const uint64_t *exec_src_slow(exec_launch *x, exec_warp *w, const ptx_operand *o
     case PTX_OPND_SYM:
     case PTX_OPND_ADDR:
         EXEC_LANES(m, l, tmp[l] = (o->sym >= 0 ? exec_sym_addr(x, w, o->sym, l)
-                                               : o->reg >= 0 ? w->R[(size_t)o->reg * MODEL_WARP_SIZE + l]
+                                               : o->reg >= 0 ? w->R[(size_t)o->reg * CURED_MODEL_WARP_SIZE + l]
                                                              : 0) +
                                   (o->kind == PTX_OPND_ADDR ? (uint64_t)o->imm : 0););
         return tmp;
@@ -141,7 +141,7 @@ unsigned exec_reg_width(const exec_launch *x, const exec_warp *w, int reg)
 void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins, uint32_t active,
                 uint32_t g)
 {
-    model_event *e = &x->ev;
+    cured_model_event *e = &x->ev;
     e->module = x->module;
     e->function = (int32_t)w->fn;
     e->pc = (int32_t)(ins - w->code);
@@ -156,7 +156,7 @@ void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins, uint32
 }
 
 /* The function whose code holds ins, or -1. */
-static int function_of(const ptx_module *m, const ptx_instr *ins)
+static int function_of(const cured_model_module *m, const ptx_instr *ins)
 {
     for (int i = 0; i < m->nfunctions; i++) {
         const ptx_function *f = &m->functions[i];
@@ -168,7 +168,7 @@ static int function_of(const ptx_module *m, const ptx_instr *ins)
 
 /* 1 when .file `file` of m is a CUDA toolkit header (an intrinsic such as
  * __shfl_down_sync inlined into the kernel). */
-static int toolkit_file(const ptx_module *m, unsigned file)
+static int toolkit_file(const cured_model_module *m, unsigned file)
 {
     if (file == 0 || (int)file >= m->nfiles || m->files[file] == NULL)
         return 0;
@@ -178,16 +178,16 @@ static int toolkit_file(const ptx_module *m, unsigned file)
 }
 
 void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins, int lane,
-                 model_finding_kind kind, model_severity sev, uint64_t address,
+                 cured_model_finding_kind kind, cured_model_severity sev, uint64_t address,
                  const char *fmt, ...)
 {
-    model_finding f;
+    cured_model_finding f;
     memset(&f, 0, sizeof f);
     f.kind = kind;
     f.severity = sev;
     const exec_block *b = &x->block;
     memcpy(f.block, b->ctaid, sizeof f.block);
-    if (lane < 0 || lane >= MODEL_WARP_SIZE) {
+    if (lane < 0 || lane >= CURED_MODEL_WARP_SIZE) {
         uint32_t m = w->cur ? w->cur : w->present;
         lane = m ? __builtin_ctz(m) : 0;
     }
@@ -213,8 +213,8 @@ void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins, int l
     va_start(ap, fmt);
     vsnprintf(f.message, sizeof f.message, fmt, ap);
     va_end(ap);
-    model_findings_add(&x->result->findings, &f);
-    if (sev == MODEL_ERROR)
+    cured_model_findings_add(&x->result->findings, &f);
+    if (sev == CURED_MODEL_ERROR)
         x->stop = 1;
 }
 
@@ -275,13 +275,13 @@ const char *exec_lanes_text(uint32_t mask, char *buf, size_t size)
         snprintf(buf, size, "none");
         return buf;
     }
-    for (int l = 0; l < MODEL_WARP_SIZE && n < size;) {
+    for (int l = 0; l < CURED_MODEL_WARP_SIZE && n < size;) {
         if (!(mask >> l & 1)) {
             l++;
             continue;
         }
         int e = l;
-        while (e + 1 < MODEL_WARP_SIZE && (mask >> (e + 1) & 1))
+        while (e + 1 < CURED_MODEL_WARP_SIZE && (mask >> (e + 1) & 1))
             e++;
         int k = e > l ? snprintf(buf + n, size - n, "%s%d-%d", n ? ", " : "", l, e)
                       : snprintf(buf + n, size - n, "%s%d", n ? ", " : "", l);

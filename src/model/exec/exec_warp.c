@@ -4,7 +4,7 @@
  *
  * defines: exec_warp_op, exec_warp_lanes_gone
  *
- * Masks (MODEL_FIND_BAD_MASK, an error): the executing lane must be in its
+ * Masks (CURED_MODEL_FIND_BAD_MASK, an error): the executing lane must be in its
  * mask; every lane the mask names must exist in the warp (a partial last
  * warp has fewer than 32) and must not have exited; a shfl may read only a
  * lane of its mask. Lanes the mask names that are live but elsewhere (at
@@ -65,13 +65,13 @@ static uint32_t check_masks(exec_launch *x, exec_warp *w, const ptx_instr *ins, 
             bad = l;
     });
     if (bad >= 0) {
-        exec_report(x, w, ins, bad, MODEL_FIND_BAD_MASK, MODEL_ERROR, 0,
+        exec_report(x, w, ins, bad, CURED_MODEL_FIND_BAD_MASK, CURED_MODEL_ERROR, 0,
                     "%s: lane %d executes it but its mask 0x%08x does not name it",
                     exec_ins_text(ins, t, sizeof t), bad, (uint32_t)mv[bad]);
         return 0;
     }
     if (u & ~w->present) {
-        exec_report(x, w, ins, -1, MODEL_FIND_BAD_MASK, MODEL_ERROR, 0,
+        exec_report(x, w, ins, -1, CURED_MODEL_FIND_BAD_MASK, CURED_MODEL_ERROR, 0,
                     "%s: mask 0x%08x names lanes %s, which do not exist (warp %u has %d threads)",
                     exec_ins_text(ins, t, sizeof t), u,
                     exec_lanes_text(u & ~w->present, lanes, sizeof lanes), w->index,
@@ -79,7 +79,7 @@ static uint32_t check_masks(exec_launch *x, exec_warp *w, const ptx_instr *ins, 
         return 0;
     }
     if (u & w->exited) {
-        exec_report(x, w, ins, -1, MODEL_FIND_BAD_MASK, MODEL_ERROR, 0,
+        exec_report(x, w, ins, -1, CURED_MODEL_FIND_BAD_MASK, CURED_MODEL_ERROR, 0,
                     "%s: mask 0x%08x names lanes %s, which have exited",
                     exec_ins_text(ins, t, sizeof t), u,
                     exec_lanes_text(u & w->exited, lanes, sizeof lanes));
@@ -95,7 +95,7 @@ void exec_warp_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone)
         if ((w->sync_mask[l] & gone) && !x->stop) {
             const ptx_instr *ins =
                 &w->functions[exec_key_fn(w->key[l])].code[exec_key_pc(w->key[l])];
-            exec_report(x, w, ins, l, MODEL_FIND_BAD_MASK, MODEL_ERROR, 0,
+            exec_report(x, w, ins, l, CURED_MODEL_FIND_BAD_MASK, CURED_MODEL_ERROR, 0,
                         "%s: lanes %s named in the mask exited without reaching it",
                         exec_ins_text(ins, t, sizeof t),
                         exec_lanes_text(w->sync_mask[l] & gone, lanes, sizeof lanes));
@@ -175,7 +175,7 @@ static void op_match(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_
     uint64_t *res = x->tmp[4], *pres = x->tmp[5];
     EXEC_LANES(e, l, {
         uint32_t s = (uint32_t)mv[l] & e, same = 0;
-        for (int k = 0; k < MODEL_WARP_SIZE; k++)
+        for (int k = 0; k < CURED_MODEL_WARP_SIZE; k++)
             if ((s >> k & 1) && (a[k] & vm) == (a[l] & vm))
                 same |= 1u << k;
         if (ins->sub == PTX_MATCH_ALL) {
@@ -201,7 +201,7 @@ static int op_redux(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
         uint32_t s = (uint32_t)mv[l] & e;
         uint32_t acc = 0;
         int first = 1;
-        for (int k = 0; k < MODEL_WARP_SIZE; k++) {
+        for (int k = 0; k < CURED_MODEL_WARP_SIZE; k++) {
             if (!(s >> k & 1))
                 continue;
             uint32_t v = (uint32_t)a[k];

@@ -1,17 +1,17 @@
 /* findings.c - the list of problems a model run found.
  *
- * defines: model_findings_add, model_findings_merge, model_findings_clear,
- *          model_finding_kind_name
+ * defines: cured_model_findings_add, cured_model_findings_merge, cured_model_findings_clear,
+ *          cured_model_finding_kind_name
  */
-#include "model.h"
+#include "cured_model.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int model_findings_add(model_findings *list, const model_finding *f)
+int cured_model_findings_add(cured_model_findings *list, const cured_model_finding *f)
 {
     for (int i = 0; i < list->count; i++) {
-        const model_finding *g = &list->items[i];
+        const cured_model_finding *g = &list->items[i];
         if (g->kind == f->kind && g->function == f->function && g->pc == f->pc &&
             g->function >= 0) {
             list->repeats[i]++;
@@ -20,7 +20,7 @@ int model_findings_add(model_findings *list, const model_finding *f)
     }
     if (list->count == list->capacity) {
         int cap = list->capacity ? list->capacity * 2 : 16;
-        model_finding *items = realloc(list->items, (size_t)cap * sizeof *items);
+        cured_model_finding *items = realloc(list->items, (size_t)cap * sizeof *items);
         if (items == NULL)
             return -1;
         list->items = items;
@@ -33,22 +33,22 @@ int model_findings_add(model_findings *list, const model_finding *f)
     list->items[list->count] = *f;
     list->repeats[list->count] = 0;
     list->count++;
-    if (f->severity == MODEL_ERROR)
+    if (f->severity == CURED_MODEL_ERROR)
         list->errors++;
     return 0;
 }
 
-int model_findings_merge(model_findings *dst, const model_findings *src)
+int cured_model_findings_merge(cured_model_findings *dst, const cured_model_findings *src)
 {
     for (int i = 0; i < src->count; i++) {
-        const model_finding *f = &src->items[i];
+        const cured_model_finding *f = &src->items[i];
         int before = dst->count;
-        if (model_findings_add(dst, f) != 0)
+        if (cured_model_findings_add(dst, f) != 0)
             return -1;
         int at = dst->count - 1;
         if (dst->count == before)         /* merged into an earlier one */
             for (at = 0; at < dst->count; at++) {
-                const model_finding *g = &dst->items[at];
+                const cured_model_finding *g = &dst->items[at];
                 if (g->kind == f->kind && g->function == f->function && g->pc == f->pc)
                     break;
             }
@@ -58,30 +58,30 @@ int model_findings_merge(model_findings *dst, const model_findings *src)
     return 0;
 }
 
-void model_findings_clear(model_findings *list)
+void cured_model_findings_clear(cured_model_findings *list)
 {
     free(list->items);
     free(list->repeats);
     memset(list, 0, sizeof *list);
 }
 
-const char *model_finding_kind_name(model_finding_kind kind)
+const char *cured_model_finding_kind_name(cured_model_finding_kind kind)
 {
     switch (kind) {
-    case MODEL_FIND_OOB_GLOBAL: return "out-of-bounds global access";
-    case MODEL_FIND_OOB_SHARED: return "out-of-bounds shared access";
-    case MODEL_FIND_OOB_LOCAL: return "out-of-bounds local access";
-    case MODEL_FIND_OOB_PARAM: return "out-of-bounds param/const access";
-    case MODEL_FIND_MISALIGNED: return "misaligned access";
-    case MODEL_FIND_UNINIT_SHARED: return "read of unwritten shared memory";
-    case MODEL_FIND_UNINIT_GLOBAL: return "read of unwritten global memory";
-    case MODEL_FIND_RACE_SHARED: return "shared-memory race";
-    case MODEL_FIND_BAD_MASK: return "bad warp-synchronous mask";
-    case MODEL_FIND_BARRIER_DIVERGENCE: return "barrier not reached by every thread";
-    case MODEL_FIND_STEP_LIMIT: return "step limit reached";
-    case MODEL_FIND_UNSUPPORTED: return "unsupported instruction";
-    case MODEL_FIND_TRAP: return "trap";
-    case MODEL_FIND_BAD_LAUNCH: return "bad launch";
+    case CURED_MODEL_FIND_OOB_GLOBAL: return "out-of-bounds global access";
+    case CURED_MODEL_FIND_OOB_SHARED: return "out-of-bounds shared access";
+    case CURED_MODEL_FIND_OOB_LOCAL: return "out-of-bounds local access";
+    case CURED_MODEL_FIND_OOB_PARAM: return "out-of-bounds param/const access";
+    case CURED_MODEL_FIND_MISALIGNED: return "misaligned access";
+    case CURED_MODEL_FIND_UNINIT_SHARED: return "read of unwritten shared memory";
+    case CURED_MODEL_FIND_UNINIT_GLOBAL: return "read of unwritten global memory";
+    case CURED_MODEL_FIND_RACE_SHARED: return "shared-memory race";
+    case CURED_MODEL_FIND_BAD_MASK: return "bad warp-synchronous mask";
+    case CURED_MODEL_FIND_BARRIER_DIVERGENCE: return "barrier not reached by every thread";
+    case CURED_MODEL_FIND_STEP_LIMIT: return "step limit reached";
+    case CURED_MODEL_FIND_UNSUPPORTED: return "unsupported instruction";
+    case CURED_MODEL_FIND_TRAP: return "trap";
+    case CURED_MODEL_FIND_BAD_LAUNCH: return "bad launch";
     }
     return "unknown finding";
 }

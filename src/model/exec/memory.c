@@ -1,8 +1,8 @@
 /* memory.c - the model's global memory: caller-provided buffers at device
  * addresses, with unmapped gaps between them.
  *
- * defines: model_memory_new, model_memory_free, model_memory_alloc,
- *          model_memory_find, model_memory_module_image
+ * defines: cured_model_memory_new, cured_model_memory_free, cured_model_memory_alloc,
+ *          cured_model_memory_find, cured_model_memory_module_image
  *
  * Buffers are placed upwards from 0x7000'0000'0000 (below the generic
  * windows the interpreter gives shared and local memory), 256-byte
@@ -11,7 +11,8 @@
  * Addresses only grow, so the buffer array stays sorted and a lookup is a
  * binary search.
  */
-#include "model.h"
+#include "cured_model.h"
+#include "ptx.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,21 +21,21 @@
 #define MEMORY_GAP (64ull * 1024)
 #define MEMORY_ALIGN 256ull
 /* Room reserved on the first allocation: pointers returned by
- * model_memory_alloc stay valid while the memory holds at most this many
+ * cured_model_memory_alloc stay valid while the memory holds at most this many
  * buffers (past that the array may move; look buffers up again). */
 #define MEMORY_STABLE_BUFFERS 1024
 /* Names of the per-module data images. */
 #define MEMORY_IMAGE_NAME "module .global/.const data"
 
-model_memory *model_memory_new(void)
+cured_model_memory *cured_model_memory_new(void)
 {
-    model_memory *m = calloc(1, sizeof *m);
+    cured_model_memory *m = calloc(1, sizeof *m);
     if (m != NULL)
         m->next_addr = MEMORY_FIRST_ADDR;
     return m;
 }
 
-void model_memory_free(model_memory *memory)
+void cured_model_memory_free(cured_model_memory *memory)
 {
     if (memory == NULL)
         return;
@@ -47,12 +48,12 @@ void model_memory_free(model_memory *memory)
 }
 
 /* Makes room for one more buffer. Returns 0, or -1 out of host memory. */
-static int memory_reserve(model_memory *memory)
+static int memory_reserve(cured_model_memory *memory)
 {
     if (memory->nbuffers < memory->capacity)
         return 0;
     int cap = memory->capacity ? memory->capacity * 2 : MEMORY_STABLE_BUFFERS;
-    model_buffer *b = realloc(memory->buffers, (size_t)cap * sizeof *b);
+    cured_model_buffer *b = realloc(memory->buffers, (size_t)cap * sizeof *b);
     if (b == NULL)
         return -1;
     memory->buffers = b;
@@ -60,7 +61,7 @@ static int memory_reserve(model_memory *memory)
     return 0;
 }
 
-model_buffer *model_memory_alloc(model_memory *memory, const char *name,
+cured_model_buffer *cured_model_memory_alloc(cured_model_memory *memory, const char *name,
                                  uint64_t bytes, int initialised)
 {
     if (memory == NULL || memory_reserve(memory) != 0)
@@ -80,7 +81,7 @@ model_buffer *model_memory_alloc(model_memory *memory, const char *name,
             return NULL;
         }
     }
-    model_buffer *b = &memory->buffers[memory->nbuffers++];
+    cured_model_buffer *b = &memory->buffers[memory->nbuffers++];
     memset(b, 0, sizeof *b);
     if (name != NULL) {
         strncpy(b->name, name, sizeof b->name - 1);
@@ -95,7 +96,7 @@ model_buffer *model_memory_alloc(model_memory *memory, const char *name,
     return b;
 }
 
-model_buffer *model_memory_find(const model_memory *memory, uint64_t addr,
+cured_model_buffer *cured_model_memory_find(const cured_model_memory *memory, uint64_t addr,
                                 uint64_t len)
 {
     if (memory == NULL || memory->nbuffers == 0)
@@ -108,21 +109,21 @@ model_buffer *model_memory_find(const model_memory *memory, uint64_t addr,
         else
             hi = mid - 1;
     }
-    model_buffer *b = &memory->buffers[lo];
+    cured_model_buffer *b = &memory->buffers[lo];
     if (addr < b->addr || addr - b->addr > b->bytes || len > b->bytes - (addr - b->addr))
         return NULL;
     return b;
 }
 
-model_buffer *model_memory_module_image(model_memory *memory,
-                                        const ptx_module *module)
+cured_model_buffer *cured_model_memory_module_image(cured_model_memory *memory,
+                                        const cured_model_module *module)
 {
     if (memory == NULL || module == NULL)
         return NULL;
     for (int i = 0; i < memory->nbuffers; i++)
         if (memory->buffers[i].module == module)
             return &memory->buffers[i];
-    model_buffer *b = model_memory_alloc(memory, MEMORY_IMAGE_NAME,
+    cured_model_buffer *b = cured_model_memory_alloc(memory, MEMORY_IMAGE_NAME,
                                          module->global_bytes, 1);
     if (b == NULL)
         return NULL;

@@ -282,7 +282,7 @@ int cli_arg_parse(const char *text, cli_arg_spec *spec, char *err, size_t cap)
     return 0;
 }
 
-int cli_dim3_parse(const char *text, const char *what, model_dim3 *d,
+int cli_dim3_parse(const char *text, const char *what, cured_model_dim3 *d,
                    char *err, size_t cap)
 {
     uint32_t v[3] = {1, 1, 1};

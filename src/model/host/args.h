@@ -23,7 +23,8 @@
 #ifndef CURED_CLI_MODEL_ARGS_H
 #define CURED_CLI_MODEL_ARGS_H
 
-#include "model.h"
+#include "cured_model.h"
+#include "ptx.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -84,7 +85,7 @@ void *cli_arg_read_file(const cli_arg_spec *spec, uint64_t *bytes,
 /* Parses "X", "X,Y" or "X,Y,Z" (each >= 1, missing ones are 1) into *d.
  * Returns 0, or -1 with one line in err; `what` names the option
  * ("--grid") in that line. */
-int cli_dim3_parse(const char *text, const char *what, model_dim3 *d,
+int cli_dim3_parse(const char *text, const char *what, cured_model_dim3 *d,
                    char *err, size_t cap);
 
 #endif /* CURED_CLI_MODEL_ARGS_H */

@@ -18,7 +18,7 @@ const cli_arg_spec *cli_buffer_spec(const cli_arg_spec *specs, int nspecs,
 }
 
 /* Describes parameter i of fn as "parameter 2 (NAME, .u32, 4 bytes)". */
-static void describe_param(const ptx_module *m, const ptx_function *fn, int i,
+static void describe_param(const cured_model_module *m, const ptx_function *fn, int i,
                            char *out, size_t cap)
 {
     const ptx_symbol *p = &m->symbols[fn->params[i]];
@@ -28,7 +28,7 @@ static void describe_param(const ptx_module *m, const ptx_function *fn, int i,
 
 /* Allocates buffer spec s in memory and fills it; its device address goes
  * to *addr. Returns 0, or -1 with err set. */
-static int make_buffer(cli_arg_spec *s, model_memory *memory, uint64_t *addr,
+static int make_buffer(cli_arg_spec *s, cured_model_memory *memory, uint64_t *addr,
                        char *err, size_t cap)
 {
     unsigned size = cli_arg_elem_size(s->type);
@@ -40,7 +40,7 @@ static int make_buffer(cli_arg_spec *s, model_memory *memory, uint64_t *addr,
             return -1;
         s->count = bytes / size;
     }
-    model_buffer *b = model_memory_alloc(memory, s->name, bytes,
+    cured_model_buffer *b = cured_model_memory_alloc(memory, s->name, bytes,
                                          s->init != CLI_INIT_UNINIT);
     if (b == NULL) {
         free(file);
@@ -57,8 +57,8 @@ static int make_buffer(cli_arg_spec *s, model_memory *memory, uint64_t *addr,
     return 0;
 }
 
-int cli_args_bind(const ptx_module *module, int function, cli_arg_spec *specs,
-                  int nspecs, model_memory *memory, uint8_t **params,
+int cli_args_bind(const cured_model_module *module, int function, cli_arg_spec *specs,
+                  int nspecs, cured_model_memory *memory, uint8_t **params,
                   size_t *params_size, char *err, size_t cap)
 {
     const ptx_function *fn = &module->functions[function];

@@ -10,7 +10,7 @@
 #ifndef CURED_CLI_MODEL_PARAMS_H
 #define CURED_CLI_MODEL_PARAMS_H
 
-#include "model.h"
+#include "cured_model.h"
 #include "args.h"
 
 #include <stddef.h>
@@ -24,8 +24,8 @@
  * Errors: a missing or extra --arg, a buffer for a parameter that is not
  * 8 bytes, a scalar whose size is not its parameter's, two buffers with one
  * name, a file that cannot be read, out of memory. */
-int cli_args_bind(const ptx_module *module, int function, cli_arg_spec *specs,
-                  int nspecs, model_memory *memory, uint8_t **params,
+int cli_args_bind(const cured_model_module *module, int function, cli_arg_spec *specs,
+                  int nspecs, cured_model_memory *memory, uint8_t **params,
                   size_t *params_size, char *err, size_t cap);
 
 /* The buffer spec named `name` among specs, or NULL. */

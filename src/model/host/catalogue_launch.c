@@ -75,8 +75,8 @@ int cli_catalogue_plan_make(int kernel, cured_dtype dtype, uint64_t n,
         snprintf(err, cap, "no launch for --n %llu", (unsigned long long)n);
         return -1;
     }
-    plan->grid = (model_dim3){(uint32_t)first->grid, 1, 1};
-    plan->block = (model_dim3){(uint32_t)first->block, 1, 1};
+    plan->grid = (cured_model_dim3){(uint32_t)first->grid, 1, 1};
+    plan->block = (cured_model_dim3){(uint32_t)first->block, 1, 1};
     plan->dynamic_shared = (uint32_t)first->shared_bytes;
 
     int grid_level = info->level == CURED_LEVEL_GRID;

@@ -10,7 +10,7 @@
 
 #include "cured.h"
 #include "dispatch.h"
-#include "model.h"
+#include "cured_model.h"
 #include "args.h"
 
 #include <stdint.h>
@@ -25,8 +25,8 @@ extern const cured_device_shape cli_model_h200;
 
 /* The standard launch of one catalogue kernel. */
 typedef struct cli_catalogue_plan {
-    model_dim3 grid;
-    model_dim3 block;
+    cured_model_dim3 grid;
+    cured_model_dim3 block;
     uint32_t dynamic_shared;     /* bytes */
     cli_arg_spec args[5];        /* in, out, n [, partials, counter] */
     int nargs;

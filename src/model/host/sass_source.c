@@ -26,10 +26,10 @@ void cli_sass_none(cli_sass *s, const char *reason)
 void cli_sass_catalogue(cli_sass *s)
 {
     memset(s, 0, sizeof *s);
-    s->text = model_catalogue_sass(&s->len);
+    s->text = cured_model_catalogue_sass(&s->len);
     if (s->text == NULL)
         snprintf(s->missing, sizeof s->missing, "%s",
-                 model_catalogue_sass_missing());
+                 cured_model_catalogue_sass_missing());
     else
         snprintf(s->label, sizeof s->label, "catalogue.sass (embedded, "
                  "ptxas -lineinfo + nvdisasm -gp)");
@@ -52,7 +52,7 @@ void cli_sass_compile(cli_sass *s, const char *ptx_path, const char *label)
     memset(s, 0, sizeof *s);
     char ptxas[1024], nvdisasm[1024], err[1200];
     if (cli_find_tool("ptxas", NULL, ptxas, sizeof ptxas) != 0 ||
-        cli_find_tool("nvdisasm", model_build_nvdisasm(), nvdisasm,
+        cli_find_tool("nvdisasm", cured_model_build_nvdisasm(), nvdisasm,
                       sizeof nvdisasm) != 0) {
         snprintf(s->missing, sizeof s->missing, "no ptxas/nvdisasm found (PATH, "
                  "/usr/local/cuda/bin; pip install nvidia-cuda-nvdisasm)");
@@ -84,12 +84,12 @@ void cli_sass_compile(cli_sass *s, const char *ptx_path, const char *label)
     remove(sass);
 }
 
-int cli_sass_apply(cli_sass *s, const ptx_module *module, int entry,
-                   model_counters *c, char *err, size_t cap)
+int cli_sass_apply(cli_sass *s, const cured_model_module *module, int entry,
+                   cured_model_counters *c, char *err, size_t cap)
 {
     if (s->text == NULL)
         return 0;
-    model_sass_summary_free(&s->summary);
+    cured_model_sass_summary_free(&s->summary);
     sass_error serr;
     if (s->module == NULL)
         s->module = sass_parse(s->text, s->len, &serr);
@@ -102,18 +102,18 @@ int cli_sass_apply(cli_sass *s, const ptx_module *module, int entry,
         snprintf(err, cap, "%s:%u: %s", s->label, serr.line, msg);
         return -1;
     }
-    if (model_sass_apply(module, entry, s->module, c, &s->summary) != 0) {
+    if (cured_model_sass_apply(module, entry, s->module, c, &s->summary) != 0) {
         snprintf(err, cap, "out of memory matching the SASS");
         return -1;
     }
-    s->applied = s->summary.mode != MODEL_SASS_NONE && s->summary.functions > 0;
+    s->applied = s->summary.mode != CURED_MODEL_SASS_NONE && s->summary.functions > 0;
     if (s->applied)
-        model_counters_set_sass_label(c, s->label);
+        cured_model_counters_set_sass_label(c, s->label);
     return 0;
 }
 
 /* "file:line" of the note's instruction, or "" (into buf). */
-static const char *note_where(const model_sass_note *n, const ptx_module *m,
+static const char *note_where(const cured_model_sass_note *n, const cured_model_module *m,
                               char *buf, size_t cap)
 {
     buf[0] = '\0';
@@ -127,9 +127,9 @@ static const char *note_where(const model_sass_note *n, const ptx_module *m,
     return buf;
 }
 
-void cli_sass_print(FILE *out, const cli_sass *s, const ptx_module *module)
+void cli_sass_print(FILE *out, const cli_sass *s, const cured_model_module *module)
 {
-    const model_sass_summary *r = &s->summary;
+    const cured_model_sass_summary *r = &s->summary;
     if (!s->applied) {
         fprintf(out, "sass: none (%s): memory instruction counts are PTX-level\n",
                 s->missing[0] ? s->missing
@@ -139,7 +139,7 @@ void cli_sass_print(FILE *out, const cli_sass *s, const ptx_module *module)
     fprintf(out, "sass: %s, matched by %s: %d memory instructions (%d "
             "predicated, %d merged/split/narrowed), %d branches removed by "
             "ptxas (%d with accesses warps still issue)\n", s->label,
-            model_sass_mode_name(r->mode), r->memory, r->predicated,
+            cured_model_sass_mode_name(r->mode), r->memory, r->predicated,
             r->reshaped, r->removed_branches, r->skip_lists);
     for (int i = 0; i < r->nnotes; i++) {
         char where[128];
@@ -151,9 +151,9 @@ void cli_sass_print(FILE *out, const cli_sass *s, const ptx_module *module)
         fprintf(out, "sass note: %d more notes left out\n", r->notes_left_out);
 }
 
-void cli_sass_json(FILE *out, const cli_sass *s, const ptx_module *module)
+void cli_sass_json(FILE *out, const cli_sass *s, const cured_model_module *module)
 {
-    const model_sass_summary *r = &s->summary;
+    const cured_model_sass_summary *r = &s->summary;
     fprintf(out, "{\"used\": %s, \"source\": ", s->applied ? "true" : "false");
     if (s->applied)
         cured_json_string(out, s->label);
@@ -165,7 +165,7 @@ void cli_sass_json(FILE *out, const cli_sass *s, const ptx_module *module)
     else
         cured_json_string(out, s->missing[0] ? s->missing : "no function matched");
     fprintf(out, ", \"matched_by\": ");
-    cured_json_string(out, model_sass_mode_name(r->mode));
+    cured_json_string(out, cured_model_sass_mode_name(r->mode));
     fprintf(out, ", \"memory_instructions\": %d, \"predicated\": %d, "
             "\"reshaped\": %d, \"removed_branches\": %d, \"skip_lists\": %d, "
             "\"notes\": [", r->memory, r->predicated, r->reshaped,
@@ -186,7 +186,7 @@ void cli_sass_json(FILE *out, const cli_sass *s, const ptx_module *module)
 void cli_sass_free(cli_sass *s)
 {
     sass_module_free(s->module);
-    model_sass_summary_free(&s->summary);
+    cured_model_sass_summary_free(&s->summary);
     free(s->owned);
     memset(s, 0, sizeof *s);
 }

@@ -24,7 +24,7 @@ typedef struct cli_sass {
     char label[1100];           /* where it came from, for the reports */
     char missing[400];          /* why there is none ("" when there is) */
     sass_module *module;        /* after cli_sass_apply */
-    model_sass_summary summary;
+    cured_model_sass_summary summary;
     int applied;                /* the counters follow it */
 } cli_sass;
 
@@ -48,15 +48,15 @@ void cli_sass_none(cli_sass *s, const char *reason);
  * `entry` of module (the summary is of the last call).
  * Returns 0 (also when there is no text: nothing to do), or -1 with one
  * line in err: malformed SASS ("LABEL:LINE: message") or out of memory. */
-int cli_sass_apply(cli_sass *s, const ptx_module *module, int entry,
-                   model_counters *c, char *err, size_t cap);
+int cli_sass_apply(cli_sass *s, const cured_model_module *module, int entry,
+                   cured_model_counters *c, char *err, size_t cap);
 
 /* Prints "sass: ..." lines: where the SASS came from and what the matcher
  * did, its notes; or why the counts are PTX-level. */
-void cli_sass_print(FILE *out, const cli_sass *s, const ptx_module *module);
+void cli_sass_print(FILE *out, const cli_sass *s, const cured_model_module *module);
 
 /* Writes the same as one JSON object (without a trailing newline). */
-void cli_sass_json(FILE *out, const cli_sass *s, const ptx_module *module);
+void cli_sass_json(FILE *out, const cli_sass *s, const cured_model_module *module);
 
 /* Frees what s owns. */
 void cli_sass_free(cli_sass *s);

@@ -19,7 +19,7 @@
 int cli_source_catalogue(cli_source *src, char *err, size_t cap)
 {
     memset(src, 0, sizeof *src);
-    src->text = model_catalogue_ptx(&src->len);
+    src->text = cured_model_catalogue_ptx(&src->len);
     if (src->text == NULL) {
         snprintf(err, cap, "this build has no embedded catalogue PTX (built "
                  "without CUDA): run your own kernel with --ptx FILE or --cu FILE");
@@ -93,9 +93,9 @@ int cli_source_cu_file(cli_source *src, const char *path, cli_sass *sass,
 
 int cli_source_parse(cli_source *src, char *err, size_t cap)
 {
-    ptx_error perr;
+    cured_model_parse_error perr;
     memset(&perr, 0, sizeof perr);
-    src->module = ptx_parse(src->text, src->len, &perr);
+    src->module = cured_model_parse(src->text, src->len, &perr);
     if (src->module != NULL)
         return 0;
     /* One line, whatever the parser wrote. */
@@ -115,7 +115,7 @@ int cli_source_parse(cli_source *src, char *err, size_t cap)
 
 void cli_source_free(cli_source *src)
 {
-    ptx_module_free(src->module);
+    cured_model_module_free(src->module);
     free(src->owned);
     memset(src, 0, sizeof *src);
 }

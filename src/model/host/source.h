@@ -19,7 +19,7 @@ typedef struct cli_source {
     char *owned;          /* text's storage when malloc'd, else NULL */
     char label[1024];     /* what to call it in messages: a path or
                              "catalogue.ptx" */
-    ptx_module *module;   /* after cli_source_parse */
+    cured_model_module *module;   /* after cli_source_parse */
 } cli_source;
 
 /* Points src at the embedded catalogue PTX. Returns 0, or -1 with one line

@@ -98,7 +98,7 @@ static void launch_arguments(const char *name, int block_level,
 /* Writes a's values into params at the offsets of f's .param symbols,
  * after checking that f has exactly a's parameters with a's sizes. Returns
  * 0, or -1 with r->error. */
-static int pack_params(const ptx_module *m, const ptx_function *f,
+static int pack_params(const cured_model_module *m, const ptx_function *f,
                        const launch_args *a, uint8_t *params, cli_plan_run *r)
 {
     if (f->nparams != a->count)
@@ -132,43 +132,43 @@ static int pack_params(const ptx_module *m, const ptx_function *f,
  * r->launch[k]; its findings join r's. Returns 1 when it completed with no
  * error finding, 0 when it ran but stopped or raised an error, -1 when the
  * model refused it or host memory ran out (r->error says which). */
-static int run_launch(const ptx_module *m, int fn, int k, const cured_launch *l,
-                      const uint8_t *params, model_memory *mem,
+static int run_launch(const cured_model_module *m, int fn, int k, const cured_launch *l,
+                      const uint8_t *params, cured_model_memory *mem,
                       const cli_plan_watch *w, cli_plan_run *r)
 {
     cli_plan_launch *rec = &r->launch[k];
     rec->function = fn;
     r->launches_started = k + 1;
-    model_checks *checks = model_checks_new(&rec->findings);
+    cured_model_checks *checks = cured_model_checks_new(&rec->findings);
     if (checks == NULL)
         return refuse(r, "out of host memory (checks)");
-    model_observer obs[1 + MAX_WATCH_OBSERVERS];
+    cured_model_observer obs[1 + MAX_WATCH_OBSERVERS];
     int nobs = 0;
-    obs[nobs++] = model_checks_observer(checks);
+    obs[nobs++] = cured_model_checks_observer(checks);
     for (int i = 0; w != NULL && i < w->nobservers; i++)
         obs[nobs++] = w->observers[i];
-    model_launch launch = {
+    cured_model_launch launch = {
         .module = m, .function = fn, .grid = {(uint32_t)l->grid, 1, 1},
         .block = {(uint32_t)l->block, 1, 1},
         .dynamic_shared_bytes = (uint32_t)l->shared_bytes, .params = params,
         .params_size = (size_t)m->functions[fn].param_bytes, .memory = mem,
         .step_limit = w != NULL ? w->step_limit : 0,
         .observers = obs, .nobservers = nobs, .check_uninit_global = 1};
-    model_result result;
+    cured_model_result result;
     memset(&result, 0, sizeof result);
-    int rc = model_run(&launch, &result);
-    model_checks_free(checks);
+    int rc = cured_model_run(&launch, &result);
+    cured_model_checks_free(checks);
     rec->warp_instructions = result.warp_instructions;
     rec->thread_instructions = result.thread_instructions;
     r->thread_instructions += result.thread_instructions;
     if (rc != 0)
         refuse(r, "the model refused launch %d (%s): %s", k, m->functions[fn].name,
                result.findings.count ? result.findings.items[0].message : "");
-    else if (model_findings_merge(&rec->findings, &result.findings) != 0 ||
-             model_findings_merge(&r->findings, &rec->findings) != 0)
+    else if (cured_model_findings_merge(&rec->findings, &result.findings) != 0 ||
+             cured_model_findings_merge(&r->findings, &rec->findings) != 0)
         rc = refuse(r, "out of host memory (findings)");
     rec->completed = rc == 0 && result.completed && rec->findings.errors == 0;
-    model_findings_clear(&result.findings);
+    cured_model_findings_clear(&result.findings);
     return rc != 0 ? -1 : rec->completed;
 }
 
@@ -177,9 +177,9 @@ static int run_launch(const ptx_module *m, int fn, int k, const cured_launch *l,
  * guard element (poisoned, unwritten), the scratch space of
  * cured_catalogue_temp_bytes bytes (state area zero and written, the rest
  * poisoned and unwritten). Returns 0, or -1 with r->error. */
-static int make_buffers(model_memory *mem, int kernel, cured_dtype dtype,
+static int make_buffers(cured_model_memory *mem, int kernel, cured_dtype dtype,
                         const void *in, uint64_t n, size_t in_offset, int block,
-                        run_buffers *b, model_buffer **out, model_buffer **temp,
+                        run_buffers *b, cured_model_buffer **out, cured_model_buffer **temp,
                         cli_plan_run *r)
 {
     size_t es = cured_dtype_size(dtype);
@@ -191,19 +191,19 @@ static int make_buffers(model_memory *mem, int kernel, cured_dtype dtype,
     memset(b, 0, sizeof *b);
     *temp = NULL;
     if (n > 0) {
-        model_buffer *ib = model_memory_alloc(mem, "in", in_offset + n * es, 1);
+        cured_model_buffer *ib = cured_model_memory_alloc(mem, "in", in_offset + n * es, 1);
         if (ib == NULL)
             return refuse(r, "out of host memory (in)");
         memcpy(ib->data + in_offset, in, (size_t)(n * es));
         b->in = ib->addr + in_offset;
     }
-    *out = model_memory_alloc(mem, "out", 2 * es, 0);
+    *out = cured_model_memory_alloc(mem, "out", 2 * es, 0);
     if (*out == NULL)
         return refuse(r, "out of host memory (out)");
     memset((*out)->data, poison, 2 * es);
     b->out = (*out)->addr;
     if (temp_bytes > 0) {
-        *temp = model_memory_alloc(mem, "temp", temp_bytes, 0);
+        *temp = cured_model_memory_alloc(mem, "temp", temp_bytes, 0);
         if (*temp == NULL)
             return refuse(r, "out of host memory (temp)");
         size_t state = temp_bytes < CURED_TEMP_STATE_BYTES ? temp_bytes
@@ -215,14 +215,14 @@ static int make_buffers(model_memory *mem, int kernel, cured_dtype dtype,
     return 0;
 }
 
-int cli_plan_run_catalogue(const ptx_module *m, int kernel, cured_dtype dtype,
+int cli_plan_run_catalogue(const cured_model_module *m, int kernel, cured_dtype dtype,
                            const void *in, uint64_t n, int block,
                            const cured_device_shape *dev, cli_plan_run *r)
 {
     return cli_plan_run_watched(m, kernel, dtype, in, n, 0, block, dev, NULL, r);
 }
 
-int cli_plan_run_catalogue_at(const ptx_module *m, int kernel,
+int cli_plan_run_catalogue_at(const cured_model_module *m, int kernel,
                               cured_dtype dtype, const void *in, uint64_t n,
                               size_t in_offset, int block,
                               const cured_device_shape *dev, cli_plan_run *r)
@@ -231,7 +231,7 @@ int cli_plan_run_catalogue_at(const ptx_module *m, int kernel,
                                 NULL, r);
 }
 
-int cli_plan_run_watched(const ptx_module *m, int kernel, cured_dtype dtype,
+int cli_plan_run_watched(const cured_model_module *m, int kernel, cured_dtype dtype,
                          const void *in, uint64_t n, size_t in_offset,
                          int block, const cured_device_shape *dev,
                          const cli_plan_watch *watch, cli_plan_run *r)
@@ -249,8 +249,8 @@ int cli_plan_run_watched(const ptx_module *m, int kernel, cured_dtype dtype,
     size_t es = cured_dtype_size(dtype);
     cured_dispatch_plan(kernel, dtype, n, block, dev, &r->plan);
 
-    model_memory *mem = model_memory_new();
-    model_buffer *out = NULL, *temp = NULL;
+    cured_model_memory *mem = cured_model_memory_new();
+    cured_model_buffer *out = NULL, *temp = NULL;
     run_buffers b;
     int rc = mem != NULL ? 0 : refuse(r, "out of host memory");
     if (rc == 0)
@@ -267,9 +267,9 @@ int cli_plan_run_watched(const ptx_module *m, int kernel, cured_dtype dtype,
     for (int k = 0; rc == 0 && k < r->plan.launches; k++) {
         const cured_launch *l = &r->plan.launch[k];
         char entry[256];
-        int found = model_catalogue_entry_name(m, info->name, cured_dtype_name(dtype),
+        int found = cured_model_catalogue_entry_name(m, info->name, cured_dtype_name(dtype),
                                                l->block, entry, sizeof entry);
-        int fn = found == MODEL_CATALOGUE_OK ? ptx_find_function(m, entry) : -1;
+        int fn = found == CURED_MODEL_CATALOGUE_OK ? cured_model_find_function(m, entry) : -1;
         if (fn < 0) {
             rc = refuse(r, "no entry for %s %s block %d (%d)", info->name,
                         cured_dtype_name(dtype), l->block, found);
@@ -306,13 +306,13 @@ int cli_plan_run_watched(const ptx_module *m, int kernel, cured_dtype dtype,
     } else {
         r->completed = 0;
     }
-    model_memory_free(mem);
+    cured_model_memory_free(mem);
     return rc;
 }
 
 void cli_plan_run_clear(cli_plan_run *r)
 {
     for (int k = 0; k < r->launches_started; k++)
-        model_findings_clear(&r->launch[k].findings);
-    model_findings_clear(&r->findings);
+        cured_model_findings_clear(&r->launch[k].findings);
+    cured_model_findings_clear(&r->findings);
 }

@@ -26,7 +26,7 @@
 
 #include "cured.h"
 #include "dispatch.h"
-#include "model.h"
+#include "cured_model.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -37,7 +37,7 @@ typedef struct cli_plan_launch {
     int completed;               /* ran to its end with no error finding */
     uint64_t warp_instructions;
     uint64_t thread_instructions;
-    model_findings findings;     /* this launch's: interpreter and checks */
+    cured_model_findings findings;     /* this launch's: interpreter and checks */
 } cli_plan_launch;
 
 /* What one run of a plan did. */
@@ -52,13 +52,13 @@ typedef struct cli_plan_run {
     int state_dirty;             /* 1: the scratch's state area (the first
                                     CURED_TEMP_STATE_BYTES) is not zero after */
     uint64_t thread_instructions; /* over every launch */
-    model_findings findings;     /* every launch's together */
+    cured_model_findings findings;     /* every launch's together */
     char error[256];             /* why the plan could not run (return -1) */
 } cli_plan_run;
 
 /* What a caller adds to every launch of a run (cli_plan_run_watched). */
 typedef struct cli_plan_watch {
-    const model_observer *observers; /* run beside the checks (counters ...) */
+    const cured_model_observer *observers; /* run beside the checks (counters ...) */
     int nobservers;
     uint64_t step_limit;         /* per launch; 0: the model's default */
     /* Called before launch k runs `function` (an index into the module):
@@ -79,21 +79,21 @@ typedef struct cli_plan_watch {
  * not: an argument the dispatch rejects, no entry in m for a launch's
  * kernel, dtype and block, parameters that differ from docs/kernels.md's,
  * a launch the model refuses, out of host memory. */
-int cli_plan_run_catalogue(const ptx_module *m, int kernel, cured_dtype dtype,
+int cli_plan_run_catalogue(const cured_model_module *m, int kernel, cured_dtype dtype,
                            const void *in, uint64_t n, int block,
                            const cured_device_shape *dev, cli_plan_run *r);
 
 /* cli_plan_run_catalogue with the input in_offset bytes past a 256-byte
  * aligned address, as a caller's d_in + 1 would be (in_offset a multiple of
  * the element size: an unaligned element is a misaligned-access finding). */
-int cli_plan_run_catalogue_at(const ptx_module *m, int kernel,
+int cli_plan_run_catalogue_at(const cured_model_module *m, int kernel,
                               cured_dtype dtype, const void *in, uint64_t n,
                               size_t in_offset, int block,
                               const cured_device_shape *dev, cli_plan_run *r);
 
 /* cli_plan_run_catalogue_at with the caller's observers, step limit and
  * before_launch hook (watch may be NULL: none). */
-int cli_plan_run_watched(const ptx_module *m, int kernel, cured_dtype dtype,
+int cli_plan_run_watched(const cured_model_module *m, int kernel, cured_dtype dtype,
                          const void *in, uint64_t n, size_t in_offset,
                          int block, const cured_device_shape *dev,
                          const cli_plan_watch *watch, cli_plan_run *r);

@@ -110,7 +110,7 @@ static int parse_file(ptx_parser *p)
         if (ptx_parse_int(p, &ignored, "in .file") != 0)
             return -1;
     }
-    ptx_module *m = p->m;
+    cured_model_module *m = p->m;
     size_t need = (size_t)index + 1;
     if (need > (size_t)m->nfiles) {
         if (ptx_grow((void **)&m->files, &p->files_cap, need, sizeof *m->files) != 0)

@@ -132,7 +132,7 @@ static int declare_function(ptx_parser *p, const ptx_token *name, int is_entry,
                             int32_t *index)
 {
     const ptx_binding *b = ptx_scope_find(&p->names, ptx_text(p, name), name->len);
-    ptx_module *m = p->m;
+    cured_model_module *m = p->m;
     if (b != NULL && b->kind != PTX_BIND_FUNC)
         return ptx_fail(p, name, "'%.*s' is already declared as a variable",
                         ptx_show_len(name), ptx_text(p, name));

@@ -48,7 +48,7 @@ int ptx_close_block_labels(ptx_parser *p, int32_t depth)
  * call's parameter counts against its callee. */
 static int resolve_calls(ptx_parser *p)
 {
-    ptx_module *m = p->m;
+    cured_model_module *m = p->m;
     for (size_t i = 0; i < p->ncall_fixups; i++) {
         const ptx_fixup *fix = &p->call_fixups[i];
         const ptx_token *t = &p->toks.items[fix->token];
@@ -122,7 +122,7 @@ static int push_int(int32_t **array, size_t *count, size_t *cap, int32_t v)
 /* Builds the shared-variable ordinals, each function's shared references
  * and callees. Returns 0, or -1 when out of memory (g may be half built:
  * graph_free it). */
-static int graph_build(const ptx_module *m, call_graph *g)
+static int graph_build(const cured_model_module *m, call_graph *g)
 {
     memset(g, 0, sizeof *g);
     size_t nf = (size_t)m->nfunctions, ns = (size_t)m->nsymbols;
@@ -214,7 +214,7 @@ static uint64_t align_up(uint64_t v, uint64_t align)
 /* Places every shared variable and computes shared_static_bytes. */
 static int layout_shared(ptx_parser *p)
 {
-    ptx_module *m = p->m;
+    cured_model_module *m = p->m;
     call_graph g;
     int rc = -1;
     uint64_t *users = NULL, *kernel_end = NULL;
@@ -319,7 +319,7 @@ out:
  * .loc whose .file never came, which ptxas only warns about). */
 static int cover_loc_files(ptx_parser *p)
 {
-    ptx_module *m = p->m;
+    cured_model_module *m = p->m;
     int need = m->nfiles;
     for (int f = 0; f < m->nfunctions; f++) {
         const ptx_function *fn = &m->functions[f];

@@ -25,7 +25,7 @@ typedef struct lexer {
     uint32_t line;
     size_t line_start;     /* offset of the first byte of the current line */
     ptx_tokens *out;
-    ptx_error *err;
+    cured_model_parse_error *err;
 } lexer;
 
 /* 1 for characters that may start an identifier-like word. */
@@ -187,7 +187,7 @@ static int is_punct(char c)
     return c != '\0' && strchr(";,{}[]()<>+-|!@=:", c) != NULL;
 }
 
-int ptx_lex(const char *text, size_t len, ptx_tokens *out, ptx_error *err)
+int ptx_lex(const char *text, size_t len, ptx_tokens *out, cured_model_parse_error *err)
 {
     lexer lx = {text, len, 0, 1, 0, out, err};
     while (lx.pos < len) {

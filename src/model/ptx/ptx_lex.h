@@ -42,7 +42,7 @@ typedef struct ptx_tokens {
  * dropped. Returns 0, or -1 with *err filled (unterminated comment or
  * string, a character PTX does not use, a token over 64 KiB, out of
  * memory); *out is then freed. */
-int ptx_lex(const char *text, size_t len, ptx_tokens *out, ptx_error *err);
+int ptx_lex(const char *text, size_t len, ptx_tokens *out, cured_model_parse_error *err);
 
 /* Frees the token array. Can't fail. */
 void ptx_tokens_free(ptx_tokens *tokens);

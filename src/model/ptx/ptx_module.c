@@ -1,6 +1,6 @@
-/* ptx_module.c - building and freeing a ptx_module.
+/* ptx_module.c - building and freeing a cured_model_module.
  *
- * defines: ptx_module_free, ptx_find_function (public, ptx.h);
+ * defines: cured_model_module_free, cured_model_find_function (public, ptx.h);
  *          ptx_current, ptx_add_symbol, ptx_add_register, ptx_bind,
  *          ptx_add_instr, ptx_add_call_param, ptx_add_fixup (internal)
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ptx_module_free(ptx_module *m)
+void cured_model_module_free(cured_model_module *m)
 {
     if (m == NULL)
         return;
@@ -42,7 +42,7 @@ void ptx_module_free(ptx_module *m)
     free(m);
 }
 
-int ptx_find_function(const ptx_module *m, const char *name)
+int cured_model_find_function(const cured_model_module *m, const char *name)
 {
     if (m == NULL || name == NULL)
         return -1;
@@ -72,7 +72,7 @@ int ptx_bind(ptx_parser *p, const ptx_token *at, const char *name,
 int ptx_add_symbol(ptx_parser *p, const ptx_token *at, const char *name,
                    size_t len, const ptx_symbol *proto, int32_t *index)
 {
-    ptx_module *m = p->m;
+    cured_model_module *m = p->m;
     if (m->nsymbols >= INT32_MAX - 1 ||
         ptx_grow((void **)&m->symbols, &p->symbols_cap, (size_t)m->nsymbols + 1,
                  sizeof *m->symbols) != 0)

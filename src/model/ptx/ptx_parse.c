@@ -1,7 +1,7 @@
 /* ptx_parse.c - the PTX parser's entry point: the module, statement by
  * statement.
  *
- * defines: ptx_parse
+ * defines: cured_model_parse
  *
  * Grammar, from the PTX ISA (not from nvcc's layout):
  *   module    := { directive | linkage* (function | variable) }
@@ -60,9 +60,9 @@ static void parser_free(ptx_parser *p)
     free(p->label_fixups);
 }
 
-ptx_module *ptx_parse(const char *text, size_t len, ptx_error *err)
+cured_model_module *cured_model_parse(const char *text, size_t len, cured_model_parse_error *err)
 {
-    ptx_error local;
+    cured_model_parse_error local;
     if (err == NULL)
         err = &local;
     memset(err, 0, sizeof *err);
@@ -93,7 +93,7 @@ ptx_module *ptx_parse(const char *text, size_t len, ptx_error *err)
         rc = ptx_finish_module(&p);
     parser_free(&p);
     if (rc != 0) {
-        ptx_module_free(p.m);
+        cured_model_module_free(p.m);
         return NULL;
     }
     return p.m;

@@ -96,8 +96,8 @@ typedef struct ptx_parser {
     size_t len;
     ptx_tokens toks;
     size_t pos;            /* next token */
-    ptx_error *err;
-    ptx_module *m;
+    cured_model_parse_error *err;
+    cured_model_module *m;
     size_t functions_cap, symbols_cap, files_cap;
     uint64_t module_registers;   /* registers declared so far, all functions */
     uint64_t init_bytes;         /* initialised data allocated so far */

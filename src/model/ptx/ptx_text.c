@@ -35,7 +35,7 @@ void ptx_line_text(const char *text, size_t len, uint32_t line,
     out[n] = '\0';
 }
 
-const char *ptx_source_file_name(const ptx_module *module, uint16_t file)
+const char *ptx_source_file_name(const cured_model_module *module, uint16_t file)
 {
     if (file == 0 || file >= module->nfiles || module->files[file] == NULL)
         return NULL;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ptx_error_setf(ptx_error *err, uint32_t line, uint32_t column,
+void ptx_error_setf(cured_model_parse_error *err, uint32_t line, uint32_t column,
                     const char *fmt, ...)
 {
     if (err == NULL)

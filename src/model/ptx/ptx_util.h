@@ -12,7 +12,7 @@
 
 /* Fills *err (when err is not NULL) with line, column and the message
  * "line N: <formatted text>", truncated to fit. Can't fail. */
-void ptx_error_setf(ptx_error *err, uint32_t line, uint32_t column,
+void ptx_error_setf(cured_model_parse_error *err, uint32_t line, uint32_t column,
                     const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))

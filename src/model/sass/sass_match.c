@@ -2,7 +2,7 @@
  * line and turns what ptxas made of them into the counters' facts (the
  * rules are in sass_match.h).
  *
- * defines: model_sass_apply, model_sass_summary_free, model_sass_mode_name,
+ * defines: cured_model_sass_apply, cured_model_sass_summary_free, cured_model_sass_mode_name,
  *          match_note, match_ptx_memory
  */
 #include "sass_match_impl.h"
@@ -15,16 +15,16 @@
 #define MAX_TWINS 64        /* SASS copies of one PTX access considered */
 #define FOLD_REACH 16       /* how far (in pcs) a merge's carrier may be */
 
-const char *model_sass_mode_name(model_sass_mode mode)
+const char *cured_model_sass_mode_name(cured_model_sass_mode mode)
 {
     switch (mode) {
-    case MODEL_SASS_BY_PTX_LINE: return "PTX lines";
-    case MODEL_SASS_BY_SOURCE_LINE: return "source lines";
+    case CURED_MODEL_SASS_BY_PTX_LINE: return "PTX lines";
+    case CURED_MODEL_SASS_BY_SOURCE_LINE: return "source lines";
     default: return "none";
     }
 }
 
-void model_sass_summary_free(model_sass_summary *s)
+void cured_model_sass_summary_free(cured_model_sass_summary *s)
 {
     free(s->notes);
     memset(s, 0, sizeof *s);
@@ -32,19 +32,19 @@ void model_sass_summary_free(model_sass_summary *s)
 
 void match_note(match_state *st, int pc, const char *fmt, ...)
 {
-    model_sass_summary *out = st->out;
-    if (out->nnotes == MODEL_SASS_MAX_NOTES) {
+    cured_model_sass_summary *out = st->out;
+    if (out->nnotes == CURED_MODEL_SASS_MAX_NOTES) {
         out->notes_left_out++;
         return;
     }
     if (out->notes == NULL) {
-        out->notes = calloc(MODEL_SASS_MAX_NOTES, sizeof *out->notes);
+        out->notes = calloc(CURED_MODEL_SASS_MAX_NOTES, sizeof *out->notes);
         if (out->notes == NULL) {
             out->notes_left_out++;
             return;
         }
     }
-    model_sass_note *n = &out->notes[out->nnotes++];
+    cured_model_sass_note *n = &out->notes[out->nnotes++];
     n->function = st->function;
     n->pc = pc;
     n->ptx_line = pc >= 0 ? st->fn->code[pc].ptx_line : 0;
@@ -183,7 +183,7 @@ static int sass_file_of(const match_state *st, int f)
 
 static uint64_t ptx_key(const match_state *st, const ptx_instr *ins)
 {
-    if (st->mode == MODEL_SASS_BY_PTX_LINE)
+    if (st->mode == CURED_MODEL_SASS_BY_PTX_LINE)
         return ins->ptx_line;
     int f = sass_file_of(st, ins->src_file);
     return f && ins->src_line ? ((uint64_t)f << 32) | ins->src_line : 0;
@@ -193,7 +193,7 @@ static uint64_t sass_key(const match_state *st, const sass_instr *si)
 {
     if (si->file == 0 || si->line == 0)
         return 0;
-    if (st->mode == MODEL_SASS_BY_PTX_LINE)
+    if (st->mode == CURED_MODEL_SASS_BY_PTX_LINE)
         return (int)si->file == st->s->ptx_file ? si->line : 0;
     return ((uint64_t)si->file << 32) | si->line;
 }
@@ -377,7 +377,7 @@ static void distribute(match_state *st, int g)
 
 /* Fills f from the twins of pc. Returns 0, or -1 after a note when they
  * do not make one access shape (mixed widths, offsets out of range). */
-static int build_fact(match_state *st, int pc, model_sass_fact *f)
+static int build_fact(match_state *st, int pc, cured_model_sass_fact *f)
 {
     const ptx_instr *ins = &st->fn->code[pc];
     const ptx_operand *addr = address_of(ins);
@@ -430,7 +430,7 @@ static int build_fact(match_state *st, int pc, model_sass_fact *f)
             for (int k = 0; k < f->npieces && ok; k++)
                 seen |= f->offset[k] == rel;
             if (ok && !seen) {
-                if (f->npieces == MODEL_SASS_MAX_PIECES)
+                if (f->npieces == CURED_MODEL_SASS_MAX_PIECES)
                     ok = 0;
                 else {
                     f->offset[f->npieces] = (int16_t)rel;
@@ -448,7 +448,7 @@ static int build_fact(match_state *st, int pc, model_sass_fact *f)
 }
 
 /* 1 when f differs from "one piece of the PTX width at offset 0". */
-static int reshaped(const model_sass_fact *f, unsigned size)
+static int reshaped(const cured_model_sass_fact *f, unsigned size)
 {
     return f->npieces != 1 || f->width[0] != size || f->offset[0] != 0;
 }
@@ -470,13 +470,13 @@ static int fold(match_state *st, int pc)
                 continue;
             const ptx_instr *qi = &st->fn->code[q];
             const ptx_operand *b = address_of(qi);
-            const model_sass_fact *fq = model_counters_sass(st->c, st->function, q);
+            const cured_model_sass_fact *fq = cured_model_counters_sass(st->c, st->function, q);
             if (b == NULL || fq == NULL || qi->op != p->op || qi->space != p->space ||
                 b->reg != a->reg || b->sym != a->sym || fq->npieces != 1 ||
                 fq->width[0] <= access_size(qi))
                 continue;
             int64_t lo = b->imm + fq->offset[0], hi = lo + fq->width[0];
-            model_sass_fact moved = *fq;
+            cured_model_sass_fact moved = *fq;
             if (lo_p < lo && fq->offset[0] == 0 && lo_p + fq->width[0] >= b->imm +
                 (int64_t)access_size(qi)) {
                 moved.offset[0] = (int16_t)(lo_p - b->imm);
@@ -485,11 +485,11 @@ static int fold(match_state *st, int pc)
             }
             if (lo_p < lo || hi_p > hi)
                 continue;
-            model_sass_fact none;
+            cured_model_sass_fact none;
             memset(&none, 0, sizeof none);
             none.space = fq->space;
-            if (model_counters_set_sass(st->c, st->function, q, &moved) != 0 ||
-                model_counters_set_sass(st->c, st->function, pc, &none) != 0) {
+            if (cured_model_counters_set_sass(st->c, st->function, q, &moved) != 0 ||
+                cured_model_counters_set_sass(st->c, st->function, pc, &none) != 0) {
                 st->failed = 1;
                 return 0;
             }
@@ -501,16 +501,16 @@ static int fold(match_state *st, int pc)
 /* Sets the facts of every PTX access of the function. */
 static void set_facts(match_state *st)
 {
-    model_sass_summary *out = st->out;
+    cured_model_sass_summary *out = st->out;
     for (int pc = 0; pc < st->fn->ncode; pc++) {
         if (st->state[pc] != MATCH_TWINS)
             continue;
-        model_sass_fact f;
+        cured_model_sass_fact f;
         if (build_fact(st, pc, &f) != 0) {
             st->state[pc] = MATCH_UNDECIDED;
             continue;
         }
-        if (model_counters_set_sass(st->c, st->function, pc, &f) != 0) {
+        if (cured_model_counters_set_sass(st->c, st->function, pc, &f) != 0) {
             st->failed = 1;
             return;
         }
@@ -554,8 +554,8 @@ static void state_free(match_state *st)
 }
 
 /* Matches one PTX function. Returns 0, or -1 out of memory. */
-static int match_function(const ptx_module *m, int function, const sass_module *s,
-                          model_counters *c, model_sass_summary *out)
+static int match_function(const cured_model_module *m, int function, const sass_module *s,
+                          cured_model_counters *c, cured_model_sass_summary *out)
 {
     match_state st;
     memset(&st, 0, sizeof st);
@@ -579,7 +579,7 @@ static int match_function(const ptx_module *m, int function, const sass_module *
         int found = build_groups(&st);
         if (found == 0 && st.fn->is_entry)
             match_note(&st, -1, "the SASS has no instruction on %s of %s",
-                       model_sass_mode_name(st.mode), st.fn->name);
+                       cured_model_sass_mode_name(st.mode), st.fn->name);
         if (found > 0) {
             out->functions++;
             for (int g = 0; g < st.ngroups; g++)
@@ -594,14 +594,14 @@ static int match_function(const ptx_module *m, int function, const sass_module *
     return rc;
 }
 
-int model_sass_apply(const ptx_module *module, int entry,
-                     const sass_module *sass, model_counters *c,
-                     model_sass_summary *out)
+int cured_model_sass_apply(const cured_model_module *module, int entry,
+                     const sass_module *sass, cured_model_counters *c,
+                     cured_model_sass_summary *out)
 {
     memset(out, 0, sizeof *out);
-    out->mode = sass->ptx_file ? MODEL_SASS_BY_PTX_LINE
-              : sass->has_lines ? MODEL_SASS_BY_SOURCE_LINE : MODEL_SASS_NONE;
-    if (out->mode == MODEL_SASS_NONE) {
+    out->mode = sass->ptx_file ? CURED_MODEL_SASS_BY_PTX_LINE
+              : sass->has_lines ? CURED_MODEL_SASS_BY_SOURCE_LINE : CURED_MODEL_SASS_NONE;
+    if (out->mode == CURED_MODEL_SASS_NONE) {
         match_state st;
         memset(&st, 0, sizeof st);
         st.function = entry;

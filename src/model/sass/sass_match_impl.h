@@ -21,13 +21,13 @@ typedef struct match_ref {
 
 /* One PTX function being matched. Lists are heads into refs[]. */
 typedef struct match_state {
-    const ptx_module *m;
+    const cured_model_module *m;
     int function;
     const ptx_function *fn;
     const sass_module *s;
-    model_counters *c;
-    model_sass_summary *out;
-    model_sass_mode mode;
+    cured_model_counters *c;
+    cured_model_sass_summary *out;
+    cured_model_sass_mode mode;
     /* the line groups: PTX instructions that share a line (one per PTX
        line with -gp) and the SASS instructions annotated with it */
     int *pc_group;          /* ncode: the pc's group, -1 without a line */

@@ -1,7 +1,7 @@
 /* bank.c - shared-memory wavefronts and bank conflicts, global sectors, for
  * one warp-level access (the rules are in bank.h).
  *
- * defines: model_shared_cost_of, model_bank_degree, model_global_sectors
+ * defines: bank_shared_cost_of, bank_conflict_degree, bank_global_sectors
  */
 #include "bank.h"
 
@@ -36,8 +36,8 @@ static int sort_unique(uint64_t *units, int n)
  * the new count. size >= 1. */
 static int add_words(uint64_t *words, int n, uint64_t addr, unsigned size)
 {
-    uint64_t first = addr / MODEL_BANK_BYTES;
-    uint64_t last = (addr + size - 1) / MODEL_BANK_BYTES;
+    uint64_t first = addr / BANK_BYTES;
+    uint64_t last = (addr + size - 1) / BANK_BYTES;
     for (uint64_t w = first; w <= last && w - first < LANE_WORDS_MAX; w++)
         words[n++] = w;
     return n;
@@ -47,11 +47,11 @@ static int add_words(uint64_t *words, int n, uint64_t addr, unsigned size)
  * words of words[0..n) (which it sorts). 0 for n = 0. */
 static unsigned worst_bank(uint64_t *words, int n)
 {
-    unsigned per_bank[MODEL_BANKS] = {0};
+    unsigned per_bank[BANK_COUNT] = {0};
     unsigned worst = 0;
     n = sort_unique(words, n);
     for (int i = 0; i < n; i++) {
-        unsigned b = (unsigned)(words[i] % MODEL_BANKS);
+        unsigned b = (unsigned)(words[i] % BANK_COUNT);
         if (++per_bank[b] > worst)
             worst = per_bank[b];
     }
@@ -68,10 +68,10 @@ static unsigned access_class(unsigned size)
     return size <= 8 ? 8 : 16;
 }
 
-model_shared_cost model_shared_cost_of(const uint64_t addr[32], uint32_t mask,
+bank_shared_cost bank_shared_cost_of(const uint64_t addr[32], uint32_t mask,
                                        unsigned size)
 {
-    model_shared_cost cost = {0, 0, 0, 0};
+    bank_shared_cost cost = {0, 0, 0, 0};
     unsigned bytes = access_class(size);
     unsigned lanes = bytes <= 4 ? 32 : 128 / bytes; /* lanes per phase */
     uint64_t words[32 * LANE_WORDS_MAX];
@@ -95,7 +95,7 @@ model_shared_cost model_shared_cost_of(const uint64_t addr[32], uint32_t mask,
     return cost;
 }
 
-unsigned model_bank_degree(const uint64_t addr[32], uint32_t mask,
+unsigned bank_conflict_degree(const uint64_t addr[32], uint32_t mask,
                            unsigned size)
 {
     uint64_t words[32 * LANE_WORDS_MAX];
@@ -109,7 +109,7 @@ unsigned model_bank_degree(const uint64_t addr[32], uint32_t mask,
     return worst_bank(words, n);
 }
 
-uint32_t model_global_sectors(const uint64_t addr[32], uint32_t mask,
+uint32_t bank_global_sectors(const uint64_t addr[32], uint32_t mask,
                               unsigned size)
 {
     uint64_t sectors[32 * LANE_SECTORS_MAX];
@@ -121,8 +121,8 @@ uint32_t model_global_sectors(const uint64_t addr[32], uint32_t mask,
     for (unsigned l = 0; l < 32; l++) {
         if (!(mask & (1u << l)))
             continue;
-        uint64_t first = addr[l] / MODEL_SECTOR_BYTES;
-        uint64_t last = (addr[l] + size - 1) / MODEL_SECTOR_BYTES;
+        uint64_t first = addr[l] / SECTOR_BYTES;
+        uint64_t last = (addr[l] + size - 1) / SECTOR_BYTES;
         for (uint64_t s = first; s <= last && s - first < LANE_SECTORS_MAX; s++)
             sectors[n++] = s;
     }

@@ -1,7 +1,7 @@
 /* counters_report.c - the hardware view as text: an aligned table for people,
  * one JSON object for programs.
  *
- * defines: model_counters_print_table, model_counters_write_json
+ * defines: cured_model_counters_print_table, cured_model_counters_write_json
  */
 #include "json_out.h"
 #include "counters.h"
@@ -22,37 +22,37 @@ static const char *sass_note =
 /* The columns of the per-line table: a short heading and a counter. */
 static const struct {
     const char *head;
-    model_counter id;
+    cured_model_counter id;
 } columns[] = {
-    {"inst", MODEL_CTR_INST},
-    {"threads", MODEL_CTR_THREAD_INST},
-    {"sh.ld", MODEL_CTR_SHARED_LD},
-    {"sh.st", MODEL_CTR_SHARED_ST},
-    {"ld.wf", MODEL_CTR_SHARED_LD_WAVEFRONTS},
-    {"st.wf", MODEL_CTR_SHARED_ST_WAVEFRONTS},
-    {"ld.cf", MODEL_CTR_SHARED_LD_CONFLICTS},
-    {"st.cf", MODEL_CTR_SHARED_ST_CONFLICTS},
-    {"g.ld", MODEL_CTR_GLOBAL_LD},
-    {"g.ld.sec", MODEL_CTR_GLOBAL_LD_SECTORS},
-    {"g.st", MODEL_CTR_GLOBAL_ST},
-    {"g.st.sec", MODEL_CTR_GLOBAL_ST_SECTORS},
-    {"atom+red", MODEL_CTR_GLOBAL_ATOM},
-    {"bar", MODEL_CTR_BARRIERS},
-    {"shfl", MODEL_CTR_SHUFFLES},
-    {"div.br", MODEL_CTR_DIVERGENT_BRANCHES},
+    {"inst", CURED_MODEL_CTR_INST},
+    {"threads", CURED_MODEL_CTR_THREAD_INST},
+    {"sh.ld", CURED_MODEL_CTR_SHARED_LD},
+    {"sh.st", CURED_MODEL_CTR_SHARED_ST},
+    {"ld.wf", CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS},
+    {"st.wf", CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS},
+    {"ld.cf", CURED_MODEL_CTR_SHARED_LD_CONFLICTS},
+    {"st.cf", CURED_MODEL_CTR_SHARED_ST_CONFLICTS},
+    {"g.ld", CURED_MODEL_CTR_GLOBAL_LD},
+    {"g.ld.sec", CURED_MODEL_CTR_GLOBAL_LD_SECTORS},
+    {"g.st", CURED_MODEL_CTR_GLOBAL_ST},
+    {"g.st.sec", CURED_MODEL_CTR_GLOBAL_ST_SECTORS},
+    {"atom+red", CURED_MODEL_CTR_GLOBAL_ATOM},
+    {"bar", CURED_MODEL_CTR_BARRIERS},
+    {"shfl", CURED_MODEL_CTR_SHUFFLES},
+    {"div.br", CURED_MODEL_CTR_DIVERGENT_BRANCHES},
 };
 #define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
 
 /* The value of a column: atomics and reductions share one. */
-static uint64_t column_value(const uint64_t *v, model_counter id)
+static uint64_t column_value(const uint64_t *v, cured_model_counter id)
 {
-    if (id == MODEL_CTR_GLOBAL_ATOM)
-        return v[MODEL_CTR_GLOBAL_ATOM] + v[MODEL_CTR_GLOBAL_RED];
+    if (id == CURED_MODEL_CTR_GLOBAL_ATOM)
+        return v[CURED_MODEL_CTR_GLOBAL_ATOM] + v[CURED_MODEL_CTR_GLOBAL_RED];
     return v[id];
 }
 
 /* The last path component of file index `file`, "?" when unknown. */
-static const char *file_name(const ptx_module *m, uint16_t file)
+static const char *file_name(const cured_model_module *m, uint16_t file)
 {
     if (file == 0 || file >= m->nfiles || m->files[file] == NULL)
         return "?";
@@ -61,25 +61,25 @@ static const char *file_name(const ptx_module *m, uint16_t file)
 }
 
 /* Prints one function's rows keyed by `by`. Returns 0 or -1. */
-static int print_rows(FILE *out, const model_counters *c, int function,
-                      model_counters_by by)
+static int print_rows(FILE *out, const cured_model_counters *c, int function,
+                      cured_model_counters_by by)
 {
-    const ptx_module *m = model_counters_module(c);
+    const cured_model_module *m = cured_model_counters_module(c);
     const ptx_function *fn = &m->functions[function];
-    model_counters_line *rows;
-    int n = model_counters_lines(c, function, by, &rows);
+    cured_model_counters_line *rows;
+    int n = cured_model_counters_lines(c, function, by, &rows);
     if (n <= 0)
         return n;
     fprintf(out, "\n%s, by %s:\n", fn->name,
-            by == MODEL_BY_PTX ? "PTX line" : by == MODEL_BY_SITE
+            by == CURED_MODEL_BY_PTX ? "PTX line" : by == CURED_MODEL_BY_SITE
                 ? "source line (inlined code at its call site)" : "source line");
-    fprintf(out, "%-24s", by == MODEL_BY_PTX ? "ptx line" : "line");
+    fprintf(out, "%-24s", by == CURED_MODEL_BY_PTX ? "ptx line" : "line");
     for (int k = 0; k < NCOLUMNS; k++)
         fprintf(out, " %8s", columns[k].head);
     fputc('\n', out);
     for (int i = 0; i < n; i++) {
         char where[64];
-        if (by == MODEL_BY_PTX)
+        if (by == CURED_MODEL_BY_PTX)
             snprintf(where, sizeof where, "%u %s", (unsigned)rows[i].line,
                      ptx_opcode_name((ptx_opcode)fn->code[rows[i].first_pc].op));
         else if (rows[i].line == 0)
@@ -97,31 +97,31 @@ static int print_rows(FILE *out, const model_counters *c, int function,
     return 0;
 }
 
-int model_counters_print_table(FILE *out, const model_counters *c,
-                               model_counters_by by)
+int cured_model_counters_print_table(FILE *out, const cured_model_counters *c,
+                               cured_model_counters_by by)
 {
-    const ptx_module *m = model_counters_module(c);
-    const uint64_t *t = model_counters_totals(c);
-    const char *sass = model_counters_sass_label(c);
+    const cured_model_module *m = cured_model_counters_module(c);
+    const uint64_t *t = cured_model_counters_totals(c);
+    const char *sass = cured_model_counters_sass_label(c);
     fprintf(out, "kernel %s: model counts (PTX instructions; memory %s)\n",
-            m->functions[model_counters_function(c)].name,
+            m->functions[cured_model_counters_function(c)].name,
             sass ? "instructions as the SASS issues them" : "counts PTX-level");
-    for (int k = 0; k < MODEL_CTR_COUNT; k++) {
-        const model_counter_info *info = model_counter_describe((model_counter)k);
+    for (int k = 0; k < CURED_MODEL_CTR_COUNT; k++) {
+        const cured_model_counter_info *info = cured_model_counter_describe((cured_model_counter)k);
         fprintf(out, "  %-58s %12llu  %s\n", info->metric,
                 (unsigned long long)t[k], info->what);
     }
     fprintf(out, "  %-58s %12.4f  %s\n",
             "smsp__thread_inst_executed_per_inst_executed.ratio / 32",
-            model_counters_active_share(c), "active-lane share");
-    if (!model_counters_complete(c))
+            cured_model_counters_active_share(c), "active-lane share");
+    if (!cured_model_counters_complete(c))
         fprintf(out, "  (out of memory: some per-line rows are missing)\n");
-    if (by != MODEL_BY_TOTAL) {
+    if (by != CURED_MODEL_BY_TOTAL) {
         /* The entry first, then any function it called. */
-        if (print_rows(out, c, model_counters_function(c), by) < 0)
+        if (print_rows(out, c, cured_model_counters_function(c), by) < 0)
             return -1;
         for (int f = 0; f < m->nfunctions; f++)
-            if (f != model_counters_function(c) && print_rows(out, c, f, by) < 0)
+            if (f != cured_model_counters_function(c) && print_rows(out, c, f, by) < 0)
                 return -1;
     }
     return ferror(out) ? -1 : 0;
@@ -134,11 +134,11 @@ static void json_counts(FILE *out, const uint64_t *v)
 {
     int first = 1;
     fputc('{', out);
-    for (int k = 0; k < MODEL_CTR_COUNT; k++) {
+    for (int k = 0; k < CURED_MODEL_CTR_COUNT; k++) {
         if (v[k] == 0)
             continue;
         fprintf(out, "%s\"%s\": %llu", first ? "" : ", ",
-                model_counter_describe((model_counter)k)->key,
+                cured_model_counter_describe((cured_model_counter)k)->key,
                 (unsigned long long)v[k]);
         first = 0;
     }
@@ -146,18 +146,18 @@ static void json_counts(FILE *out, const uint64_t *v)
 }
 
 /* Writes one function's rows keyed by `by` as a JSON array. */
-static int json_rows(FILE *out, const model_counters *c, int function,
-                     model_counters_by by)
+static int json_rows(FILE *out, const cured_model_counters *c, int function,
+                     cured_model_counters_by by)
 {
-    const ptx_module *m = model_counters_module(c);
-    model_counters_line *rows;
-    int n = model_counters_lines(c, function, by, &rows);
+    const cured_model_module *m = cured_model_counters_module(c);
+    cured_model_counters_line *rows;
+    int n = cured_model_counters_lines(c, function, by, &rows);
     if (n < 0)
         return -1;
     fputc('[', out);
     for (int i = 0; i < n; i++) {
         fprintf(out, "%s\n      {", i ? "," : "");
-        if (by == MODEL_BY_PTX) {
+        if (by == CURED_MODEL_BY_PTX) {
             fprintf(out, "\"ptx_line\": %u, \"pc\": %d, \"op\": ",
                     (unsigned)rows[i].line, rows[i].first_pc);
             cured_json_string(out, ptx_opcode_name(
@@ -177,32 +177,32 @@ static int json_rows(FILE *out, const model_counters *c, int function,
     return 0;
 }
 
-int model_counters_write_json(FILE *out, const model_counters *c)
+int cured_model_counters_write_json(FILE *out, const cured_model_counters *c)
 {
-    const ptx_module *m = model_counters_module(c);
-    const uint64_t *t = model_counters_totals(c);
+    const cured_model_module *m = cured_model_counters_module(c);
+    const uint64_t *t = cured_model_counters_totals(c);
     fprintf(out, "{\n  \"kernel\": ");
-    cured_json_string(out, m->functions[model_counters_function(c)].name);
+    cured_json_string(out, m->functions[cured_model_counters_function(c)].name);
     fprintf(out, ",\n  \"note\": ");
-    cured_json_string(out, model_counters_sass_label(c) ? sass_note : ptx_note);
+    cured_json_string(out, cured_model_counters_sass_label(c) ? sass_note : ptx_note);
     fprintf(out, ",\n  \"sass\": ");
-    if (model_counters_sass_label(c))
-        cured_json_string(out, model_counters_sass_label(c));
+    if (cured_model_counters_sass_label(c))
+        cured_json_string(out, cured_model_counters_sass_label(c));
     else
         fputs("null", out);
-    fprintf(out, ",\n  \"complete\": %s", model_counters_complete(c) ? "true" : "false");
+    fprintf(out, ",\n  \"complete\": %s", cured_model_counters_complete(c) ? "true" : "false");
     fprintf(out, ",\n  \"totals\": {");
-    for (int k = 0; k < MODEL_CTR_COUNT; k++) {
+    for (int k = 0; k < CURED_MODEL_CTR_COUNT; k++) {
         fprintf(out, "%s\n    ", k ? "," : "");
-        cured_json_string(out, model_counter_describe((model_counter)k)->metric);
+        cured_json_string(out, cured_model_counter_describe((cured_model_counter)k)->metric);
         fprintf(out, ": %llu", (unsigned long long)t[k]);
     }
     fprintf(out, "\n  },\n  \"derived\": {\"active_lane_share\": %.6f, "
                  "\"metric\": \"smsp__thread_inst_executed_per_inst_executed"
                  ".ratio / 32\"},\n  \"counters\": [",
-            model_counters_active_share(c));
-    for (int k = 0; k < MODEL_CTR_COUNT; k++) {
-        const model_counter_info *info = model_counter_describe((model_counter)k);
+            cured_model_counters_active_share(c));
+    for (int k = 0; k < CURED_MODEL_CTR_COUNT; k++) {
+        const cured_model_counter_info *info = cured_model_counter_describe((cured_model_counter)k);
         fprintf(out, "%s\n    {\"key\": ", k ? "," : "");
         cured_json_string(out, info->key);
         fprintf(out, ", \"metric\": ");
@@ -214,15 +214,15 @@ int model_counters_write_json(FILE *out, const model_counters *c)
     fprintf(out, "\n  ],\n  \"functions\": [");
     int first = 1;
     for (int f = 0; f < m->nfunctions; f++) {
-        if (model_counters_at(c, f, 0) == NULL)
+        if (cured_model_counters_at(c, f, 0) == NULL)
             continue; /* never ran */
         fprintf(out, "%s\n    {\"name\": ", first ? "" : ",");
         cured_json_string(out, m->functions[f].name);
         fprintf(out, ",\n     \"lines\": ");
-        if (json_rows(out, c, f, MODEL_BY_SOURCE) < 0)
+        if (json_rows(out, c, f, CURED_MODEL_BY_SOURCE) < 0)
             return -1;
         fprintf(out, ",\n     \"ptx\": ");
-        if (json_rows(out, c, f, MODEL_BY_PTX) < 0)
+        if (json_rows(out, c, f, CURED_MODEL_BY_PTX) < 0)
             return -1;
         fputc('}', out);
         first = 0;

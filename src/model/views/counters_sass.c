@@ -2,10 +2,10 @@
  * instruction the pieces ptxas made of it, per removed branch its skip
  * list, and the two rules that count predicated SASS (counters.h).
  *
- * defines: model_counters_set_sass, model_counters_sass,
- *          model_counters_set_sass_skips, model_counters_sass_skips,
- *          model_counters_set_sass_width, model_counters_sass_width,
- *          model_counters_set_sass_label, model_counters_sass_label,
+ * defines: cured_model_counters_set_sass, cured_model_counters_sass,
+ *          cured_model_counters_set_sass_skips, cured_model_counters_sass_skips,
+ *          cured_model_counters_set_sass_width, cured_model_counters_sass_width,
+ *          cured_model_counters_set_sass_label, cured_model_counters_sass_label,
  *          counters_fact, counters_sass_free, counters_issue_idle,
  *          counters_issue_skipped
  */
@@ -16,13 +16,13 @@
 #include <string.h>
 
 /* 1 when function/pc name an instruction of the module. */
-static int valid_pc(const model_counters *c, int function, int pc)
+static int valid_pc(const cured_model_counters *c, int function, int pc)
 {
     return function >= 0 && function < c->module->nfunctions && pc >= 0 &&
            pc < c->module->functions[function].ncode;
 }
 
-const model_sass_fact *counters_fact(const model_counters *c, int function,
+const cured_model_sass_fact *counters_fact(const cured_model_counters *c, int function,
                                      int pc)
 {
     const counters_rows *r = &c->rows[function];
@@ -31,7 +31,7 @@ const model_sass_fact *counters_fact(const model_counters *c, int function,
     return &r->sass[pc];
 }
 
-void counters_sass_free(model_counters *c, int f)
+void counters_sass_free(cured_model_counters *c, int f)
 {
     counters_rows *r = &c->rows[f];
     free(r->sass);
@@ -48,8 +48,8 @@ void counters_sass_free(model_counters *c, int f)
 // ----------------------------------------------------------------------------
 // Facts
 
-int model_counters_set_sass(model_counters *c, int function, int pc,
-                            const model_sass_fact *fact)
+int cured_model_counters_set_sass(cured_model_counters *c, int function, int pc,
+                            const cured_model_sass_fact *fact)
 {
     if (!valid_pc(c, function, pc))
         return -1;
@@ -59,7 +59,7 @@ int model_counters_set_sass(model_counters *c, int function, int pc,
             r->has_fact[pc] = 0;
         return 0;
     }
-    if (fact->npieces > MODEL_SASS_MAX_PIECES)
+    if (fact->npieces > CURED_MODEL_SASS_MAX_PIECES)
         return -1;
     for (int k = 0; k < fact->npieces; k++)
         if (fact->width[k] == 0 || fact->width[k] > 32)
@@ -81,7 +81,7 @@ int model_counters_set_sass(model_counters *c, int function, int pc,
     return 0;
 }
 
-const model_sass_fact *model_counters_sass(const model_counters *c,
+const cured_model_sass_fact *cured_model_counters_sass(const cured_model_counters *c,
                                            int function, int pc)
 {
     if (!valid_pc(c, function, pc))
@@ -96,22 +96,22 @@ static unsigned access_size(const ptx_instr *ins)
     return es * (ins->vec > 1 ? ins->vec : 1);
 }
 
-int model_counters_set_sass_width(model_counters *c, int function, int pc,
+int cured_model_counters_set_sass_width(cured_model_counters *c, int function, int pc,
                                   int width)
 {
-    if (!valid_pc(c, function, pc) || width < MODEL_SASS_WIDTH_PTX || width > 32)
+    if (!valid_pc(c, function, pc) || width < CURED_MODEL_SASS_WIDTH_PTX || width > 32)
         return -1;
-    if (width == MODEL_SASS_WIDTH_PTX)
-        return model_counters_set_sass(c, function, pc, NULL);
+    if (width == CURED_MODEL_SASS_WIDTH_PTX)
+        return cured_model_counters_set_sass(c, function, pc, NULL);
     const ptx_instr *ins = &c->module->functions[function].code[pc];
     unsigned size = access_size(ins);
-    model_sass_fact f;
+    cured_model_sass_fact f;
     memset(&f, 0, sizeof f);
     f.space = ins->space;
     if (width > 0) {
         unsigned w = (unsigned)width;
         unsigned n = size > w ? (size + w - 1) / w : 1;
-        if (n > MODEL_SASS_MAX_PIECES)
+        if (n > CURED_MODEL_SASS_MAX_PIECES)
             return -1;
         for (unsigned k = 0; k < n; k++) {
             f.offset[k] = (int16_t)(k * w);
@@ -119,23 +119,23 @@ int model_counters_set_sass_width(model_counters *c, int function, int pc,
         }
         f.npieces = (uint8_t)n;
     }
-    return model_counters_set_sass(c, function, pc, &f);
+    return cured_model_counters_set_sass(c, function, pc, &f);
 }
 
-int model_counters_sass_width(const model_counters *c, int function, int pc)
+int cured_model_counters_sass_width(const cured_model_counters *c, int function, int pc)
 {
-    const model_sass_fact *f = model_counters_sass(c, function, pc);
+    const cured_model_sass_fact *f = cured_model_counters_sass(c, function, pc);
     if (f == NULL)
-        return MODEL_SASS_WIDTH_PTX;
+        return CURED_MODEL_SASS_WIDTH_PTX;
     return f->npieces ? f->width[0] : 0;
 }
 
-void model_counters_set_sass_label(model_counters *c, const char *label)
+void cured_model_counters_set_sass_label(cured_model_counters *c, const char *label)
 {
     snprintf(c->sass_label, sizeof c->sass_label, "%s", label ? label : "");
 }
 
-const char *model_counters_sass_label(const model_counters *c)
+const char *cured_model_counters_sass_label(const cured_model_counters *c)
 {
     return c->sass_label[0] ? c->sass_label : NULL;
 }
@@ -143,7 +143,7 @@ const char *model_counters_sass_label(const model_counters *c)
 // ----------------------------------------------------------------------------
 // Skip lists
 
-int model_counters_set_sass_skips(model_counters *c, int function, int pc,
+int cured_model_counters_set_sass_skips(cured_model_counters *c, int function, int pc,
                                   const int32_t *pcs, int n)
 {
     if (!valid_pc(c, function, pc) || n < 0 || (n > 0 && pcs == NULL))
@@ -173,7 +173,7 @@ int model_counters_set_sass_skips(model_counters *c, int function, int pc,
     return 0;
 }
 
-int model_counters_sass_skips(const model_counters *c, int function, int pc,
+int cured_model_counters_sass_skips(const cured_model_counters *c, int function, int pc,
                               const int32_t **pcs)
 {
     *pcs = NULL;
@@ -191,22 +191,22 @@ int model_counters_sass_skips(const model_counters *c, int function, int pc,
 
 /* The op_* instruction counter a SASS piece of `ins` feeds, or -1 (a
  * generic SASS access: its space is not known without lanes). */
-static int issue_counter(const ptx_instr *ins, const model_sass_fact *f)
+static int issue_counter(const ptx_instr *ins, const cured_model_sass_fact *f)
 {
     int load = ins->op == PTX_OP_LD || ins->op == PTX_OP_LDU;
     int store = ins->op == PTX_OP_ST;
     int atomic = ins->op == PTX_OP_ATOM || ins->op == PTX_OP_RED;
     switch (f->space) {
     case PTX_S_SHARED:
-        return load ? MODEL_CTR_SHARED_LD : store ? MODEL_CTR_SHARED_ST
-             : atomic ? MODEL_CTR_SHARED_ATOM : -1;
+        return load ? CURED_MODEL_CTR_SHARED_LD : store ? CURED_MODEL_CTR_SHARED_ST
+             : atomic ? CURED_MODEL_CTR_SHARED_ATOM : -1;
     case PTX_S_GLOBAL:
         if (atomic)
-            return f->reduction || ins->op == PTX_OP_RED ? MODEL_CTR_GLOBAL_RED
-                                                         : MODEL_CTR_GLOBAL_ATOM;
-        return load ? MODEL_CTR_GLOBAL_LD : store ? MODEL_CTR_GLOBAL_ST : -1;
+            return f->reduction || ins->op == PTX_OP_RED ? CURED_MODEL_CTR_GLOBAL_RED
+                                                         : CURED_MODEL_CTR_GLOBAL_ATOM;
+        return load ? CURED_MODEL_CTR_GLOBAL_LD : store ? CURED_MODEL_CTR_GLOBAL_ST : -1;
     case PTX_S_LOCAL:
-        return load ? MODEL_CTR_LOCAL_LD : store ? MODEL_CTR_LOCAL_ST : -1;
+        return load ? CURED_MODEL_CTR_LOCAL_LD : store ? CURED_MODEL_CTR_LOCAL_ST : -1;
     default:
         return -1;
     }
@@ -214,26 +214,26 @@ static int issue_counter(const ptx_instr *ins, const model_sass_fact *f)
 
 /* Counts one issue, with no lane accessing memory, of the predicated SASS
  * of the memory instruction at (function, pc). */
-static void count_issue(model_counters *c, int function, int pc)
+static void count_issue(cured_model_counters *c, int function, int pc)
 {
-    const model_sass_fact *f = counters_fact(c, function, pc);
+    const cured_model_sass_fact *f = counters_fact(c, function, pc);
     if (f == NULL || !f->predicated || f->npieces == 0)
         return;
     int id = issue_counter(&c->module->functions[function].code[pc], f);
     if (id >= 0)
-        counters_add(c, counters_row(c, function, pc), (model_counter)id,
+        counters_add(c, counters_row(c, function, pc), (cured_model_counter)id,
                      f->npieces);
 }
 
-void counters_issue_idle(model_counters *c, const model_event *e)
+void counters_issue_idle(cured_model_counters *c, const cured_model_event *e)
 {
     count_issue(c, e->function, e->pc);
 }
 
-void counters_issue_skipped(model_counters *c, const model_event *e)
+void counters_issue_skipped(cured_model_counters *c, const cured_model_event *e)
 {
     const int32_t *pcs;
-    int n = model_counters_sass_skips(c, e->function, e->pc, &pcs);
+    int n = cured_model_counters_sass_skips(c, e->function, e->pc, &pcs);
     for (int i = 0; i < n; i++)
         count_issue(c, e->function, pcs[i]);
 }

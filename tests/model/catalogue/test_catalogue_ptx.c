@@ -21,9 +21,9 @@
 
 /* A module holding only functions with these names (entries unless the
  * name starts with '.', which marks a .func). */
-static ptx_module *fake_module(const char *const *names, int n)
+static cured_model_module *fake_module(const char *const *names, int n)
 {
-    ptx_module *m = calloc(1, sizeof *m);
+    cured_model_module *m = calloc(1, sizeof *m);
     m->functions = calloc((size_t)n, sizeof *m->functions);
     m->nfunctions = n;
     for (int i = 0; i < n; i++) {
@@ -34,7 +34,7 @@ static ptx_module *fake_module(const char *const *names, int n)
     return m;
 }
 
-static void free_fake(ptx_module *m)
+static void free_fake(cured_model_module *m)
 {
     for (int i = 0; i < m->nfunctions; i++)
         free(m->functions[i].name);
@@ -43,21 +43,21 @@ static void free_fake(ptx_module *m)
 }
 
 /* Asserts that (kernel, dtype, block) finds `expect`. */
-static void finds(const ptx_module *m, const char *kernel, const char *dtype,
+static void finds(const cured_model_module *m, const char *kernel, const char *dtype,
                   int block, const char *expect)
 {
     char out[256] = "";
-    int rc = model_catalogue_entry_name(m, kernel, dtype, block, out, sizeof out);
-    if (rc != MODEL_CATALOGUE_OK)
+    int rc = cured_model_catalogue_entry_name(m, kernel, dtype, block, out, sizeof out);
+    if (rc != CURED_MODEL_CATALOGUE_OK)
         fail_msg("%s %s %d: status %d", kernel, dtype, block, rc);
     assert_string_equal(out, expect);
 }
 
-static int status(const ptx_module *m, const char *kernel, const char *dtype,
+static int status(const cured_model_module *m, const char *kernel, const char *dtype,
                   int block)
 {
     char out[256];
-    return model_catalogue_entry_name(m, kernel, dtype, block, out, sizeof out);
+    return cured_model_catalogue_entry_name(m, kernel, dtype, block, out, sizeof out);
 }
 
 static void test_mangled_names(void **state)
@@ -77,7 +77,7 @@ static void test_mangled_names(void **state)
         "two_pass_f32",
         "multi_elem_u32_256",
     };
-    ptx_module *m = fake_module(names, (int)(sizeof names / sizeof names[0]));
+    cured_model_module *m = fake_module(names, (int)(sizeof names / sizeof names[0]));
     finds(m, "divergent", "f32", 0, "_Z16divergent_kernelIfEvPKT_PS0_j");
     finds(m, "divergent", "f64", 256, "_Z16divergent_kernelIdEvPKT_PS0_j");
     finds(m, "unroll_warp", "f32", 0, "_Z18unroll_warp_kernelIfEvPKT_PS0_j");
@@ -91,15 +91,15 @@ static void test_mangled_names(void **state)
     finds(m, "two_pass", "f32", 0, "two_pass_f32");
     finds(m, "multi_elem", "u32", 256, "multi_elem_u32_256");
 
-    assert_int_equal(status(m, "sequential", "f32", 0), MODEL_CATALOGUE_NO_KERNEL);
-    assert_int_equal(status(m, "unroll", "f32", 0), MODEL_CATALOGUE_NO_KERNEL);
-    assert_int_equal(status(m, "divergent", "i32", 0), MODEL_CATALOGUE_NO_DTYPE);
-    assert_int_equal(status(m, "unrolled", "f32", 256), MODEL_CATALOGUE_NO_BLOCK);
-    assert_int_equal(status(m, "multi_elem", "u32", 128), MODEL_CATALOGUE_NO_BLOCK);
+    assert_int_equal(status(m, "sequential", "f32", 0), CURED_MODEL_CATALOGUE_NO_KERNEL);
+    assert_int_equal(status(m, "unroll", "f32", 0), CURED_MODEL_CATALOGUE_NO_KERNEL);
+    assert_int_equal(status(m, "divergent", "i32", 0), CURED_MODEL_CATALOGUE_NO_DTYPE);
+    assert_int_equal(status(m, "unrolled", "f32", 256), CURED_MODEL_CATALOGUE_NO_BLOCK);
+    assert_int_equal(status(m, "multi_elem", "u32", 128), CURED_MODEL_CATALOGUE_NO_BLOCK);
     char small[8];
-    assert_int_equal(model_catalogue_entry_name(m, "divergent", "f32", 0, small,
+    assert_int_equal(cured_model_catalogue_entry_name(m, "divergent", "f32", 0, small,
                                                 sizeof small),
-                     MODEL_CATALOGUE_TOO_LONG);
+                     CURED_MODEL_CATALOGUE_TOO_LONG);
     free_fake(m);
 }
 
@@ -111,7 +111,7 @@ static void test_embedded_catalogue(void **state)
 {
     (void)state;
     size_t len = 0;
-    const char *text = model_catalogue_ptx(&len);
+    const char *text = cured_model_catalogue_ptx(&len);
     assert_non_null(text);
     assert_true(len > 1000);
     assert_int_equal(strlen(text), len);
@@ -126,7 +126,7 @@ static void test_embedded_catalogue(void **state)
         names[n++] = strndup(start, (size_t)(end - start));
     }
     assert_true(n >= 12);
-    ptx_module *m = fake_module(names, n);
+    cured_model_module *m = fake_module(names, n);
     static const char *dtypes[] = {"f32", "f64", "i32", "i64", "u32", "u64"};
     for (int k = 0; k < cured_catalogue_count(); k++) {
         const char *kernel = cured_catalogue_entry(k)->name;
@@ -139,9 +139,9 @@ static void test_embedded_catalogue(void **state)
             for (int b = 0; b < blocks; b++) {
                 int block = fixed ? 32 << b : 0;
                 char out[256];
-                int rc = model_catalogue_entry_name(m, kernel, dtypes[d], block,
+                int rc = cured_model_catalogue_entry_name(m, kernel, dtypes[d], block,
                                                     out, sizeof out);
-                if (rc != MODEL_CATALOGUE_OK)
+                if (rc != CURED_MODEL_CATALOGUE_OK)
                     fail_msg("no entry for %s %s %d (%d)", kernel, dtypes[d],
                              block, rc);
                 assert_non_null(strstr(out, kernel));
@@ -162,7 +162,7 @@ static void test_no_embedded_catalogue(void **state)
 {
     (void)state;
     size_t len = 7;
-    assert_null(model_catalogue_ptx(&len));
+    assert_null(cured_model_catalogue_ptx(&len));
     assert_int_equal(len, 0);
 }
 #endif

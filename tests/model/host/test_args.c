@@ -246,7 +246,7 @@ static void test_read_file(void **state)
 static void test_dim3(void **state)
 {
     (void)state;
-    model_dim3 d;
+    cured_model_dim3 d;
     char err[256];
     assert_int_equal(cli_dim3_parse("64", "--block", &d, err, sizeof err), 0);
     assert_true(d.x == 64 && d.y == 1 && d.z == 1);

@@ -74,13 +74,13 @@ static uint64_t pick_seed(void)
 static int parse_catalogue(void **state)
 {
     size_t len;
-    const char *text = model_catalogue_ptx(&len);
+    const char *text = cured_model_catalogue_ptx(&len);
     if (text == NULL) {
         print_message("no embedded catalogue PTX in this build: skipped\n");
         exit(77);
     }
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, len, &err);
+    cured_model_parse_error err;
+    cured_model_module *m = cured_model_parse(text, len, &err);
     if (m == NULL) {
         print_message("catalogue.ptx: line %u: %s\n", err.line, err.message);
         return -1;
@@ -91,7 +91,7 @@ static int parse_catalogue(void **state)
 
 static int free_catalogue(void **state)
 {
-    ptx_module_free(*state);
+    cured_model_module_free(*state);
     return 0;
 }
 
@@ -118,7 +118,7 @@ static int has_block_instances(const char *name)
 
 static void test_every_kernel_has_its_entries(void **state)
 {
-    const ptx_module *m = *state;
+    const cured_model_module *m = *state;
     int checked = 0;
     for (int k = 0; k < cured_catalogue_count(); k++) {
         const char *name = cured_catalogue_entry(k)->name;
@@ -128,10 +128,10 @@ static void test_every_kernel_has_its_entries(void **state)
                 if (cured_dispatch_check_shape(k, (cured_dtype)d, 1, b) != CURED_SUCCESS)
                     fail_msg("dispatch rejects %s %s %d", name, dtype, b);
                 char entry[256], want[16];
-                int rc = model_catalogue_entry_name(m, name, dtype, b, entry, sizeof entry);
-                if (rc != MODEL_CATALOGUE_OK)
+                int rc = cured_model_catalogue_entry_name(m, name, dtype, b, entry, sizeof entry);
+                if (rc != CURED_MODEL_CATALOGUE_OK)
                     fail_msg("no entry for %s %s block %d (%d)", name, dtype, b, rc);
-                int fn = ptx_find_function(m, entry);
+                int fn = cured_model_find_function(m, entry);
                 assert_true(fn >= 0);
                 const ptx_function *f = &m->functions[fn];
                 assert_true(f->is_entry && f->has_body);
@@ -155,7 +155,7 @@ static void test_every_kernel_has_its_entries(void **state)
 // The sums
 
 typedef struct sweep {
-    const ptx_module *m;
+    const cured_model_module *m;
     const cured_device_shape *dev; /* NULL: cli_model_h200 */
     cured_dtype dtype;
     sum_data_kind kind;
@@ -185,14 +185,14 @@ static int findings_as_expected(sweep *s, int k, uint64_t n, int block,
     int races = 0, ok = 1;
     char msg[400];
     for (int i = 0; i < r->findings.count; i++) {
-        const model_finding *f = &r->findings.items[i];
-        if (exhibit && f->kind == MODEL_FIND_RACE_SHARED && f->severity == MODEL_HAZARD) {
+        const cured_model_finding *f = &r->findings.items[i];
+        if (exhibit && f->kind == CURED_MODEL_FIND_RACE_SHARED && f->severity == CURED_MODEL_HAZARD) {
             races++;
             continue;
         }
         snprintf(msg, sizeof msg, "%s finding: %s: %s",
-                 f->severity == MODEL_ERROR ? "error" : "hazard",
-                 model_finding_kind_name(f->kind), f->message);
+                 f->severity == CURED_MODEL_ERROR ? "error" : "hazard",
+                 cured_model_finding_kind_name(f->kind), f->message);
         report(s, kernel, n, block, msg);
         ok = 0;
     }
@@ -362,7 +362,7 @@ static void test_misaligned_input_gives_the_same_bits(void **state)
     static const cured_dtype dtypes[] = {CURED_I32, CURED_F32};
     static const uint64_t ns[] = {5000, 70001};
     static const int bs[] = {32, 256};
-    const ptx_module *m = *state;
+    const cured_model_module *m = *state;
     int compared = 0;
     for (size_t d = 0; d < COUNT(dtypes); d++) {
         size_t es = cured_dtype_size(dtypes[d]);

@@ -20,7 +20,7 @@ static void require(int ok)
         abort();
 }
 
-static void check_operand(const ptx_module *m, const ptx_function *fn,
+static void check_operand(const cured_model_module *m, const ptx_function *fn,
                           const ptx_operand *o)
 {
     switch (o->kind) {
@@ -52,7 +52,7 @@ static void check_operand(const ptx_module *m, const ptx_function *fn,
     }
 }
 
-static void check_module(const ptx_module *m)
+static void check_module(const cured_model_module *m)
 {
     for (int s = 0; s < m->nsymbols; s++) {
         const ptx_symbol *sym = &m->symbols[s];
@@ -92,12 +92,12 @@ static void check_module(const ptx_module *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ptx_error err;
-    ptx_module *m = ptx_parse((const char *)data, size, &err);
+    cured_model_parse_error err;
+    cured_model_module *m = cured_model_parse((const char *)data, size, &err);
     if (m != NULL)
         check_module(m);
     else
         require(err.line > 0 || size == 0 || strlen(err.message) > 0);
-    ptx_module_free(m);
+    cured_model_module_free(m);
     return 0;
 }

@@ -20,7 +20,7 @@ int fixture_load(ptx_fixture *fx, const char *name)
 {
     memset(fx, 0, sizeof *fx);
     fx->text = test_read_file(PTX_FIXTURE_DIR, name, &fx->len);
-    fx->module = ptx_parse(fx->text, fx->len, &fx->err);
+    fx->module = cured_model_parse(fx->text, fx->len, &fx->err);
     if (fx->module == NULL) {
         fprintf(stderr, "%s: %s\n", name, fx->err.message);
         return -1;
@@ -30,7 +30,7 @@ int fixture_load(ptx_fixture *fx, const char *name)
 
 void fixture_free(ptx_fixture *fx)
 {
-    ptx_module_free(fx->module);
+    cured_model_module_free(fx->module);
     free(fx->text);
     memset(fx, 0, sizeof *fx);
 }

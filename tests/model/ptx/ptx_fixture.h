@@ -15,8 +15,8 @@
 typedef struct ptx_fixture {
     char *text;
     size_t len;
-    ptx_module *module;
-    ptx_error err;
+    cured_model_module *module;
+    cured_model_parse_error err;
 } ptx_fixture;
 
 /* Reads PTX_FIXTURE_DIR/name (failing the test when it cannot) and parses

@@ -63,7 +63,7 @@ static const ptx_symbol *symbol(int index)
 static void functions_and_param_blocks(void **state)
 {
     (void)state;
-    const ptx_module *m = fx.module;
+    const cured_model_module *m = fx.module;
     assert_int_equal(m->nfunctions, 4);
     assert_true(kernel >= 0 && add3 >= 0 && store_pair >= 0 && swap >= 0);
     const ptx_function *k = &m->functions[kernel];
@@ -154,7 +154,7 @@ static void calls_name_their_params(void **state)
 static void global_and_const_data_image(void **state)
 {
     (void)state;
-    const ptx_module *m = fx.module;
+    const cured_model_module *m = fx.module;
     const ptx_symbol *w = symbol(fixture_symbol(&fx, "weights", -1));
     assert_int_equal(w->space, PTX_S_CONST);
     assert_int_equal(w->size, 16);
@@ -198,7 +198,7 @@ static void global_and_const_data_image(void **state)
 static void shared_and_local_layout(void **state)
 {
     (void)state;
-    const ptx_module *m = fx.module;
+    const cured_model_module *m = fx.module;
     const ptx_function *k = &m->functions[kernel];
     const ptx_symbol *tile = symbol(fixture_symbol(&fx, "_ZZ8sum_longPK6float4PfyE4tile",
                                                    kernel));

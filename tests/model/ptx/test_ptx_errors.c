@@ -150,14 +150,14 @@ static void each_malformed_input_names_problem_and_line(void **state)
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const error_case *c = &cases[i];
-        ptx_error err;
+        cured_model_parse_error err;
         memset(&err, 0x5a, sizeof err);
-        ptx_module *m = ptx_parse(c->text, strlen(c->text), &err);
+        cured_model_module *m = cured_model_parse(c->text, strlen(c->text), &err);
         char prefix[32];
         snprintf(prefix, sizeof prefix, "line %u: ", c->line);
         if (m != NULL) {
             fprintf(stderr, "case %zu parsed, expected \"%s\"\n", i, c->message);
-            ptx_module_free(m);
+            cured_model_module_free(m);
             failures++;
         } else if (err.line != c->line || strstr(err.message, c->message) == NULL ||
                    strncmp(err.message, prefix, strlen(prefix)) != 0) {
@@ -180,8 +180,8 @@ static void deep_nesting_is_an_error_not_a_crash(void **state)
     memcpy(text, head, n);
     memset(text + n, '{', depth);
     memset(text + n + depth, '}', depth);
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, n + 2 * depth, &err);
+    cured_model_parse_error err;
+    cured_model_module *m = cured_model_parse(text, n + 2 * depth, &err);
     assert_null(m);
     assert_non_null(strstr(err.message, "blocks nested more than 256 deep"));
     /* initialisers: deep braces, also iterative */
@@ -189,7 +189,7 @@ static void deep_nesting_is_an_error_not_a_crash(void **state)
     n = strlen(init);
     memcpy(text, init, n);
     memset(text + n, '{', depth);
-    m = ptx_parse(text, n + depth, &err);
+    m = cured_model_parse(text, n + depth, &err);
     assert_null(m);
     assert_non_null(strstr(err.message, "initialiser nested too deeply"));
     free(text);
@@ -198,8 +198,8 @@ static void deep_nesting_is_an_error_not_a_crash(void **state)
 static void null_error_pointer_is_allowed(void **state)
 {
     (void)state;
-    assert_null(ptx_parse("garbage", 7, NULL));
-    assert_null(ptx_parse(NULL, 5, NULL));
+    assert_null(cured_model_parse("garbage", 7, NULL));
+    assert_null(cured_model_parse(NULL, 5, NULL));
 }
 
 /* The text is not NUL-terminated: a number, word or comment at the very
@@ -214,8 +214,8 @@ static void input_is_read_only_up_to_len(void **state)
         char *exact = malloc(n);   /* no terminator after the text */
         assert_non_null(exact);
         memcpy(exact, tails[i], n);
-        ptx_error err;
-        ptx_module *m = ptx_parse(exact, n, &err);
+        cured_model_parse_error err;
+        cured_model_module *m = cured_model_parse(exact, n, &err);
         assert_null(m);
         assert_int_equal(err.line, 1);
         free(exact);
@@ -231,12 +231,12 @@ static void input_is_read_only_up_to_len(void **state)
         char *prefix = malloc(cut ? cut : 1);
         assert_non_null(prefix);
         memcpy(prefix, fx.text, cut);
-        ptx_error err;
-        ptx_module *m = ptx_parse(prefix, cut, &err);
+        cured_model_parse_error err;
+        cured_model_module *m = cured_model_parse(prefix, cut, &err);
         if (m == NULL && (err.line < 1 || err.line > lines))
             fail_msg("cut at %zu: line %u outside 1..%u: %s", cut, err.line, lines,
                      err.message);
-        ptx_module_free(m);
+        cured_model_module_free(m);
         free(prefix);
     }
     fixture_free(&fx);
@@ -278,15 +278,15 @@ static void corrupted_fixtures_never_crash(void **state)
                     break;
                 }
             }
-            ptx_error err;
-            ptx_module *m = ptx_parse(copy, len, &err);
+            cured_model_parse_error err;
+            cured_model_module *m = cured_model_parse(copy, len, &err);
             if (m != NULL)
                 parsed++;
             else
                 failed++;
             if (m == NULL)
                 assert_true(err.line >= 1 && strncmp(err.message, "line ", 5) == 0);
-            ptx_module_free(m);
+            cured_model_module_free(m);
         }
         free(copy);
         fixture_free(&fx);

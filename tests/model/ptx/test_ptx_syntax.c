@@ -19,24 +19,24 @@
 #define HEADER ".version 8.0\n.target sm_90\n.address_size 64\n"
 
 /* Parses `text`, failing the test with the parser's message on error. */
-static ptx_module *parse_ok(const char *text)
+static cured_model_module *parse_ok(const char *text)
 {
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, strlen(text), &err);
+    cured_model_parse_error err;
+    cured_model_module *m = cured_model_parse(text, strlen(text), &err);
     if (m == NULL)
         fail_msg("parse failed: %s", err.message);
     return m;
 }
 
-static const ptx_function *function(const ptx_module *m, const char *name)
+static const ptx_function *function(const cured_model_module *m, const char *name)
 {
-    int f = ptx_find_function(m, name);
+    int f = cured_model_find_function(m, name);
     if (f < 0)
         fail_msg("no function %s", name);
     return &m->functions[f];
 }
 
-static const ptx_symbol *symbol(const ptx_module *m, const char *name)
+static const ptx_symbol *symbol(const cured_model_module *m, const char *name)
 {
     for (int s = 0; s < m->nsymbols; s++)
         if (strcmp(m->symbols[s].name, name) == 0)
@@ -45,7 +45,7 @@ static const ptx_symbol *symbol(const ptx_module *m, const char *name)
     return NULL;
 }
 
-static int symbol_index(const ptx_module *m, const char *name)
+static int symbol_index(const cured_model_module *m, const char *name)
 {
     return (int)(symbol(m, name) - m->symbols);
 }
@@ -62,15 +62,15 @@ static int reg(const ptx_function *fn, const char *name)
 static void empty_and_minimal_modules(void **state)
 {
     (void)state;
-    ptx_error err;
-    ptx_module *m = ptx_parse("", 0, &err);
+    cured_model_parse_error err;
+    cured_model_module *m = cured_model_parse("", 0, &err);
     assert_non_null(m);
     assert_int_equal(m->nfunctions, 0);
-    ptx_module_free(m);
-    m = ptx_parse(NULL, 0, NULL);
+    cured_model_module_free(m);
+    m = cured_model_parse(NULL, 0, NULL);
     assert_non_null(m);
-    ptx_module_free(m);
-    ptx_module_free(NULL);
+    cured_model_module_free(m);
+    cured_model_module_free(NULL);
 
     m = parse_ok("/* a block\n comment */ .version 7.8 // and a line comment\n"
                  ".target sm_80, texmode_independent\n.address_size 32\n"
@@ -90,13 +90,13 @@ static void empty_and_minimal_modules(void **state)
     assert_int_equal(k->ncode, 1);
     assert_int_equal(k->code[0].op, PTX_OP_RET);
     assert_int_equal(k->code[0].ptx_line, 11);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void prototypes_forward_calls_and_externs(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".extern .func (.param .b32 status) vprintf(.param .b64 fmt, .param .b64 args);\n"
         ".func (.param .b32 r) twice(.param .b32 a);\n"
         ".visible .entry k(.param .u64 out)\n"
@@ -139,25 +139,25 @@ static void prototypes_forward_calls_and_externs(void **state)
     assert_int_equal(tw->code[2].ops[0].sym, tw->rets[0]);
     const ptx_function *k = function(m, "k");
     assert_int_equal(k->code[2].op, PTX_OP_CALL);
-    assert_int_equal(k->code[2].callee, ptx_find_function(m, "twice"));
+    assert_int_equal(k->code[2].callee, cured_model_find_function(m, "twice"));
     assert_int_equal(k->code[2].call_nret, 1);
     assert_int_equal(k->code[2].call_nargs, 1);
     assert_int_equal(k->code[4].op, PTX_OP_CALL);
-    assert_int_equal(k->code[4].callee, ptx_find_function(m, "later"));
+    assert_int_equal(k->code[4].callee, cured_model_find_function(m, "later"));
     assert_int_equal(k->code[4].call_nargs, 0);
     assert_int_equal(k->code[4].flags, 0);
-    assert_int_equal(k->code[5].callee, ptx_find_function(m, "later"));
+    assert_int_equal(k->code[5].callee, cured_model_find_function(m, "later"));
     assert_int_equal(k->code[5].flags, PTX_F_UNI);
     const ptx_function *later = function(m, "later");
     assert_true(later->is_visible);
     assert_int_equal(later->code[0].flags, PTX_F_UNI);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void nested_scopes_shadow_and_unwind(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".entry k()\n{\n"
         "  .reg .b32 %r<0>;\n"
         "  .reg .b32 a, b;\n"
@@ -188,7 +188,7 @@ static void nested_scopes_shadow_and_unwind(void **state)
     assert_int_equal(bra->guard_neg, 1);
     assert_int_equal(bra->ops[0].imm, 7);   /* a label at the very end: ncode */
     assert_int_equal(k->ncode, 7);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 /* Labels belong to their block, as ptxas scopes them: sibling blocks (two
@@ -197,7 +197,7 @@ static void nested_scopes_shadow_and_unwind(void **state)
 static void labels_are_block_scoped(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".entry k()\n{\n"
         "  .reg .b32 %r; .reg .pred %p;\n"
         "  { @%p bra L1; add.u32 %r, %r, 1; L1: }\n"          /* 0 1 */
@@ -214,13 +214,13 @@ static void labels_are_block_scoped(void **state)
     assert_int_equal(k->code[2].ops[0].imm, 4);   /* the second block's L1 */
     assert_int_equal(k->code[4].ops[0].imm, 7);   /* OUT, after the block */
     assert_int_equal(k->code[5].ops[0].imm, 5);   /* the outer L1 */
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void literals_in_every_form(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".entry k()\n{\n"
         "  .reg .b32 %r<2>; .reg .b64 %rd<2>; .reg .f32 %f<2>; .reg .f64 %fd<2>;\n"
         "  .reg .pred %p;\n"
@@ -259,13 +259,13 @@ static void literals_in_every_form(void **state)
                      (unsigned long long)imm->imm, (unsigned long long)expect[i]);
     }
     assert_int_equal(k->code[12].type2, PTX_T_F32);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void addresses_in_every_form(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".global .align 4 .u32 g[8];\n"
         ".entry k(.param .u64 .ptr .global .align 16 out)\n{\n"
         "  .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
@@ -303,13 +303,13 @@ static void addresses_in_every_form(void **state)
     assert_int_equal(k->code[8].ops[1].sym, g);
     assert_int_equal(k->code[9].nops, 3);
     assert_int_equal(k->code[9].ops[2].reg, reg(k, "%rd0"));
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void initialisers_and_data_image(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".global .u32 g[4] = {1, 2, 0xFFFFFFFF};\n"
         ".global .f32 one = 0f3F800000;\n"
         ".const .f64 d[2] = {1.5, -2.0};\n"
@@ -360,13 +360,13 @@ static void initialisers_and_data_image(void **state)
     assert_int_equal(neg->offset, 67);
     assert_int_equal(neg->init[0], 0x80);
     assert_int_equal(m->global_bytes, 68);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void parameter_block_alignment(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".entry k(.param .u8 a, .param .u64 b, .param .u16 c,\n"
         "         .param .align 16 .b8 d[20], .param .f32 e)\n{ ret; }\n");
     const ptx_function *k = function(m, "k");
@@ -378,13 +378,13 @@ static void parameter_block_alignment(void **state)
     }
     assert_int_equal(m->symbols[k->params[3]].align, 16);
     assert_int_equal(k->param_bytes, 56);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void shared_layout_across_kernels_and_callees(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".shared .align 8 .b8 common[24];\n"
         ".shared .align 4 .b8 only_b[100];\n"
         ".shared .align 4 .b8 unused[1000];\n"
@@ -416,13 +416,13 @@ static void shared_layout_across_kernels_and_callees(void **state)
     assert_int_equal(function(m, "b")->shared_static_bytes, 128);
     assert_int_equal(function(m, "c")->shared_static_bytes, 0);
     assert_int_equal(function(m, "helper")->shared_static_bytes, 24);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void loc_inline_chains_files_sections(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".entry k()\n{\n"
         "  .reg .f32 %f<3>;\n"
         "  .loc 1 4 30\n"
@@ -462,13 +462,13 @@ static void loc_inline_chains_files_sections(void **state)
     assert_string_equal(m->files[1], "/src/a.cu");
     assert_string_equal(m->files[3], "C:\\dir\\b.cuh");
     assert_string_equal(m->files[2], "inner.cuh");
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void locals_in_device_functions(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".func f()\n{\n"
         "  .local .align 4 .b8 depot[12];\n"
         "  .local .align 8 .u64 slot;\n"
@@ -480,7 +480,7 @@ static void locals_in_device_functions(void **state)
     assert_int_equal(symbol(m, "depot")->offset, 0);
     assert_int_equal(symbol(m, "slot")->offset, 16);
     assert_int_equal(function(m, "f")->local_bytes, 24);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 /* Forms from CUDA's own headers and newer nvcc: directive words written
@@ -488,7 +488,7 @@ static void locals_in_device_functions(void **state)
 static void header_and_sm90_forms(void **state)
 {
     (void)state;
-    ptx_module *m = parse_ok(HEADER
+    cured_model_module *m = parse_ok(HEADER
         ".entry k(.param .u64 p)\n{\n"
         "  .reg .b64 %rd<2>; .reg .f32 %f<9>; .reg .b16 %h<4>; .reg .b32 %r;\n"
         "  {.reg.b32 f;\n .reg.b16 r;\n mov.b16 r, %h1;\n cvt.f32.f16 f, r;\n}\n"
@@ -524,7 +524,7 @@ static void header_and_sm90_forms(void **state)
     assert_int_equal(k->code[6].ops[1].comp, 31);
     assert_int_equal(k->code[7].ops[1].comp, 2);
     assert_int_equal(k->code[8].flags, PTX_F_NAN);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void name_tables(void **state)
@@ -544,7 +544,7 @@ static void name_tables(void **state)
         assert_string_not_equal(ptx_opcode_name((ptx_opcode)op), "?");
     for (int t = 1; t < PTX_T_COUNT; t++)
         assert_true(ptx_type_size((ptx_type)t) > 0);
-    assert_int_equal(ptx_find_function(NULL, "x"), -1);
+    assert_int_equal(cured_model_find_function(NULL, "x"), -1);
 }
 
 int main(void)

@@ -44,7 +44,7 @@ static const ptx_instr *must_find(const ptx_fixture *fx, const char *snippet,
 static void module_header_and_kernel_params(void **state)
 {
     (void)state;
-    const ptx_module *m = warp.module;
+    const cured_model_module *m = warp.module;
     assert_int_equal(m->version_major, 9);
     assert_int_equal(m->version_minor, 0);
     assert_string_equal(m->target, "sm_90");

@@ -25,7 +25,7 @@ static void lanes_at(uint64_t addr[32], uint64_t base, uint64_t stride)
 static void expect_cost(const uint64_t addr[32], uint32_t mask, unsigned size,
                         unsigned wavefronts, unsigned ideal, unsigned conflicts)
 {
-    model_shared_cost c = model_shared_cost_of(addr, mask, size);
+    bank_shared_cost c = bank_shared_cost_of(addr, mask, size);
     assert_int_equal(c.wavefronts, wavefronts);
     assert_int_equal(c.ideal, ideal);
     assert_int_equal(c.conflicts, conflicts);
@@ -38,7 +38,7 @@ static void test_stride_one_word(void **state)
     uint64_t a[32];
     lanes_at(a, 0, 4);
     expect_cost(a, ALL, 4, 1, 1, 0);
-    assert_int_equal(model_shared_cost_of(a, ALL, 4).degree, 1);
+    assert_int_equal(bank_shared_cost_of(a, ALL, 4).degree, 1);
 }
 
 /* Lane l reads word 2l: words 0..62 even, bank 2l % 32, so lanes l and
@@ -49,7 +49,7 @@ static void test_stride_two_words(void **state)
     uint64_t a[32];
     lanes_at(a, 0, 8);
     expect_cost(a, ALL, 4, 2, 1, 1);
-    assert_int_equal(model_shared_cost_of(a, ALL, 4).degree, 2);
+    assert_int_equal(bank_shared_cost_of(a, ALL, 4).degree, 2);
 }
 
 /* Lane l reads word 32l: every lane in bank 0, 32 different words:
@@ -60,7 +60,7 @@ static void test_stride_32_words(void **state)
     uint64_t a[32];
     lanes_at(a, 0, 128);
     expect_cost(a, ALL, 4, 32, 1, 31);
-    assert_int_equal(model_shared_cost_of(a, ALL, 4).degree, 32);
+    assert_int_equal(bank_shared_cost_of(a, ALL, 4).degree, 32);
 }
 
 /* Every lane reads word 5: one word, broadcast, one wavefront. Lanes split
@@ -146,14 +146,14 @@ static void test_bank_degree(void **state)
     (void)state;
     uint64_t a[32];
     lanes_at(a, 0, 8);
-    assert_int_equal(model_bank_degree(a, ALL, 4), 2);
-    assert_int_equal(model_bank_degree(a, ALL, 8), 2);
+    assert_int_equal(bank_conflict_degree(a, ALL, 4), 2);
+    assert_int_equal(bank_conflict_degree(a, ALL, 8), 2);
     lanes_at(a, 0, 4);
-    assert_int_equal(model_bank_degree(a, ALL, 4), 1);
+    assert_int_equal(bank_conflict_degree(a, ALL, 4), 1);
     /* strided step 5 (s = 16): threads 0 and 1 write words 0 and 32 */
     lanes_at(a, 0, 128);
-    assert_int_equal(model_bank_degree(a, 0x3u, 4), 2);
-    assert_int_equal(model_bank_degree(a, 0, 4), 0);
+    assert_int_equal(bank_conflict_degree(a, 0x3u, 4), 2);
+    assert_int_equal(bank_conflict_degree(a, 0, 4), 0);
 }
 
 /* Coalesced 4-byte loads from a 256-byte aligned buffer: 128 bytes, 4
@@ -163,13 +163,13 @@ static void test_sectors_coalesced(void **state)
     (void)state;
     uint64_t a[32];
     lanes_at(a, 0x10000, 4);
-    assert_int_equal(model_global_sectors(a, ALL, 4), 4);
+    assert_int_equal(bank_global_sectors(a, ALL, 4), 4);
     lanes_at(a, 0x10004, 4);
-    assert_int_equal(model_global_sectors(a, ALL, 4), 5);
+    assert_int_equal(bank_global_sectors(a, ALL, 4), 5);
     /* the first 8 lanes: 32 bytes, one sector */
     lanes_at(a, 0x10000, 4);
-    assert_int_equal(model_global_sectors(a, 0xffu, 4), 1);
-    assert_int_equal(model_global_sectors(a, 0, 4), 0);
+    assert_int_equal(bank_global_sectors(a, 0xffu, 4), 1);
+    assert_int_equal(bank_global_sectors(a, 0, 4), 0);
 }
 
 /* Strided: 4-byte lanes 8 bytes apart span 256 bytes: 8 sectors; 32 bytes
@@ -179,11 +179,11 @@ static void test_sectors_strided(void **state)
     (void)state;
     uint64_t a[32];
     lanes_at(a, 0x10000, 8);
-    assert_int_equal(model_global_sectors(a, ALL, 4), 8);
+    assert_int_equal(bank_global_sectors(a, ALL, 4), 8);
     lanes_at(a, 0x10000, 32);
-    assert_int_equal(model_global_sectors(a, ALL, 4), 32);
+    assert_int_equal(bank_global_sectors(a, ALL, 4), 32);
     lanes_at(a, 0x10000, 0);
-    assert_int_equal(model_global_sectors(a, ALL, 4), 1);
+    assert_int_equal(bank_global_sectors(a, ALL, 4), 1);
 }
 
 /* 16-byte vectors, consecutive: 512 bytes, 16 sectors. One 8-byte lane at
@@ -193,9 +193,9 @@ static void test_sectors_vectors(void **state)
     (void)state;
     uint64_t a[32];
     lanes_at(a, 0x10000, 16);
-    assert_int_equal(model_global_sectors(a, ALL, 16), 16);
+    assert_int_equal(bank_global_sectors(a, ALL, 16), 16);
     a[0] = 0x1001c;
-    assert_int_equal(model_global_sectors(a, 1u, 8), 2);
+    assert_int_equal(bank_global_sectors(a, 1u, 8), 2);
 }
 
 int main(void)

@@ -20,21 +20,21 @@
 #include <string.h>
 
 #include "counters.h"
-#include "seed_view.h"
+#include "step_view.h"
 #include "test_files.h"
 
 /* ------------------------------------------------------------- running */
 
-static ptx_module *load_fixture(void)
+static cured_model_module *load_fixture(void)
 {
     return test_parse_ptx_file(SEED_FIXTURES, "seed_kernels.ptx");
 }
 
 /* One kernel's run: both views, filled. */
 typedef struct run {
-    ptx_module *m;
-    model_counters *c;
-    model_seed_view *v;
+    cured_model_module *m;
+    cured_model_counters *c;
+    cured_model_step_view *v;
 } run;
 
 /* Runs `kernel` on one block of 64 threads over in[i] = i + 1 with
@@ -44,17 +44,17 @@ static run run_kernel(const char *kernel, uint32_t dynamic_shared)
 {
     run r;
     r.m = load_fixture();
-    int fn = ptx_find_function(r.m, kernel);
+    int fn = cured_model_find_function(r.m, kernel);
     assert_true(fn >= 0);
-    r.c = model_counters_new(r.m, fn);
-    r.v = model_seed_view_new(r.m, fn);
+    r.c = cured_model_counters_new(r.m, fn);
+    r.v = cured_model_step_view_new(r.m, fn);
     assert_non_null(r.c);
     assert_non_null(r.v);
 
-    model_memory *mem = model_memory_new();
+    cured_model_memory *mem = cured_model_memory_new();
     assert_non_null(mem);
-    model_buffer *in = model_memory_alloc(mem, "in", 64 * sizeof(float), 1);
-    model_buffer *out = model_memory_alloc(mem, "out", sizeof(float), 1);
+    cured_model_buffer *in = cured_model_memory_alloc(mem, "in", 64 * sizeof(float), 1);
+    cured_model_buffer *out = cured_model_memory_alloc(mem, "out", sizeof(float), 1);
     assert_non_null(in);
     assert_non_null(out);
     for (int i = 0; i < 64; i++) {
@@ -63,23 +63,23 @@ static run run_kernel(const char *kernel, uint32_t dynamic_shared)
     }
     uint64_t params[2] = {in->addr, out->addr};
 
-    model_observer obs[2] = {model_counters_observer(r.c),
-                             model_seed_view_observer(r.v)};
-    model_launch l;
+    cured_model_observer obs[2] = {cured_model_counters_observer(r.c),
+                             cured_model_step_view_observer(r.v)};
+    cured_model_launch l;
     memset(&l, 0, sizeof l);
     l.module = r.m;
     l.function = fn;
-    l.grid = (model_dim3){1, 1, 1};
-    l.block = (model_dim3){64, 1, 1};
+    l.grid = (cured_model_dim3){1, 1, 1};
+    l.block = (cured_model_dim3){64, 1, 1};
     l.dynamic_shared_bytes = dynamic_shared;
     l.params = params;
     l.params_size = sizeof params;
     l.memory = mem;
     l.observers = obs;
     l.nobservers = 2;
-    model_result res;
+    cured_model_result res;
     memset(&res, 0, sizeof res);
-    assert_int_equal(model_run(&l, &res), 0);
+    assert_int_equal(cured_model_run(&l, &res), 0);
     for (int i = 0; i < res.findings.count; i++)
         print_error("%s: finding: %s\n", kernel, res.findings.items[i].message);
     assert_int_equal(res.findings.count, 0);
@@ -88,36 +88,36 @@ static run run_kernel(const char *kernel, uint32_t dynamic_shared)
     memcpy(&sum, out->data, 4);
     assert_true(sum == 2080.0f);
     /* the counters see every instruction the interpreter issues */
-    assert_int_equal(model_counters_total(r.c, MODEL_CTR_INST), res.warp_instructions);
-    assert_int_equal(model_counters_total(r.c, MODEL_CTR_THREAD_INST),
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_INST), res.warp_instructions);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_THREAD_INST),
                      res.thread_instructions);
-    assert_true(model_counters_complete(r.c));
-    assert_true(model_seed_view_complete(r.v));
-    model_findings_clear(&res.findings);
-    model_memory_free(mem);
+    assert_true(cured_model_counters_complete(r.c));
+    assert_true(cured_model_step_view_complete(r.v));
+    cured_model_findings_clear(&res.findings);
+    cured_model_memory_free(mem);
     return r;
 }
 
 static void run_free(run *r)
 {
-    model_counters_free(r->c);
-    model_seed_view_free(r->v);
-    ptx_module_free(r->m);
+    cured_model_counters_free(r->c);
+    cured_model_step_view_free(r->v);
+    cured_model_module_free(r->m);
 }
 
 static void expect_row(const run *r, const char *label, const char *expected)
 {
     char row[128];
-    model_seed_summary s = model_seed_view_summary(r->v);
-    model_seed_view_format_row(row, sizeof row, label, &s);
+    cured_model_step_summary s = cured_model_step_view_summary(r->v);
+    cured_model_step_view_format_row(row, sizeof row, label, &s);
     assert_string_equal(row, expected);
 }
 
-#define CTR(r, id) model_counters_total((r).c, id)
+#define CTR(r, id) cured_model_counters_total((r).c, id)
 
 /* ------------------------------------------------------ the seed table */
 
-/* The page's table, all four rows, from execution (seed_view.h's rules). */
+/* The page's table, all four rows, from execution (step_view.h's rules). */
 static void test_seed_table(void **state)
 {
     (void)state;
@@ -130,13 +130,13 @@ static void test_seed_table(void **state)
     /* what the conventions left out, for the tree versions: 64 stores of
      * the load, the barrier after it, thread 0's read of sdata[0] */
     for (int i = 0; i < 3; i++) {
-        model_seed_summary s = model_seed_view_summary(r[i].v);
+        cured_model_step_summary s = cured_model_step_view_summary(r[i].v);
         assert_int_equal(s.initial_stores, 64);
         assert_int_equal(s.initial_barriers, 1);
         assert_int_equal(s.final_reads, 1);
         assert_int_equal(s.tree_steps, 6);
     }
-    model_seed_summary s = model_seed_view_summary(r[3].v);
+    cured_model_step_summary s = cured_model_step_view_summary(r[3].v);
     assert_int_equal(s.shuffle_rounds, 5);
     assert_int_equal(s.initial_stores, 0);
     assert_int_equal(s.final_reads, 0);
@@ -172,37 +172,37 @@ static void test_divergent_counts(void **state)
 {
     (void)state;
     run r = run_kernel("seed_divergent", 256);
-    assert_int_equal(CTR(r, MODEL_CTR_INST), 209);
-    assert_int_equal(CTR(r, MODEL_CTR_THREAD_INST), 4799);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD), 23);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST), 13);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD_WAVEFRONTS), 23);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST_WAVEFRONTS), 13);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD_CONFLICTS), 0);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST_CONFLICTS), 0);
-    assert_int_equal(CTR(r, MODEL_CTR_GLOBAL_LD), 2);
-    assert_int_equal(CTR(r, MODEL_CTR_GLOBAL_LD_REQUESTS), 2);
-    assert_int_equal(CTR(r, MODEL_CTR_GLOBAL_LD_SECTORS), 8);
-    assert_int_equal(CTR(r, MODEL_CTR_GLOBAL_ST), 1);
-    assert_int_equal(CTR(r, MODEL_CTR_GLOBAL_ST_SECTORS), 1);
-    assert_int_equal(CTR(r, MODEL_CTR_BARRIERS), 14);
-    assert_int_equal(CTR(r, MODEL_CTR_BRANCHES), 28);
-    assert_int_equal(CTR(r, MODEL_CTR_DIVERGENT_BRANCHES), 12);
-    assert_int_equal(CTR(r, MODEL_CTR_SHUFFLES), 0);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_INST), 209);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_THREAD_INST), 4799);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD), 23);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST), 13);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 23);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 13);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD_CONFLICTS), 0);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST_CONFLICTS), 0);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_GLOBAL_LD), 2);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 2);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 8);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_GLOBAL_ST), 1);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_GLOBAL_ST_SECTORS), 1);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_BARRIERS), 14);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_BRANCHES), 28);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_DIVERGENT_BRANCHES), 12);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHUFFLES), 0);
     /* 4799 / (209 * 32) */
-    assert_true(model_counters_active_share(r.c) > 0.7175 &&
-                model_counters_active_share(r.c) < 0.7177);
+    assert_true(cured_model_counters_active_share(r.c) > 0.7175 &&
+                cured_model_counters_active_share(r.c) < 0.7177);
     /* line 29 (sdata[tid] += sdata[tid + s]): the add block, 11 times */
-    model_counters_line *rows;
-    int n = model_counters_lines(r.c, -1, MODEL_BY_SOURCE, &rows);
+    cured_model_counters_line *rows;
+    int n = cured_model_counters_lines(r.c, -1, CURED_MODEL_BY_SOURCE, &rows);
     assert_true(n > 0);
     int found = 0;
     for (int i = 0; i < n; i++)
         if (rows[i].line == 29) {
             found = 1;
-            assert_int_equal(rows[i].v[MODEL_CTR_INST], 66);
-            assert_int_equal(rows[i].v[MODEL_CTR_SHARED_LD], 22);
-            assert_int_equal(rows[i].v[MODEL_CTR_SHARED_ST], 11);
+            assert_int_equal(rows[i].v[CURED_MODEL_CTR_INST], 66);
+            assert_int_equal(rows[i].v[CURED_MODEL_CTR_SHARED_LD], 22);
+            assert_int_equal(rows[i].v[CURED_MODEL_CTR_SHARED_ST], 11);
         }
     assert_true(found);
     free(rows);
@@ -220,15 +220,15 @@ static void test_strided_counts(void **state)
 {
     (void)state;
     run r = run_kernel("seed_strided", 256);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD), 13);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST), 8);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD_WAVEFRONTS), 23);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD_CONFLICTS), 10);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST_WAVEFRONTS), 13);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST_CONFLICTS), 5);
-    assert_int_equal(CTR(r, MODEL_CTR_GLOBAL_LD_SECTORS), 8);
-    assert_int_equal(CTR(r, MODEL_CTR_BARRIERS), 14);
-    assert_int_equal(CTR(r, MODEL_CTR_DIVERGENT_BRANCHES), 6);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD), 13);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST), 8);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 23);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD_CONFLICTS), 10);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 13);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST_CONFLICTS), 5);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 8);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_BARRIERS), 14);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_DIVERGENT_BRANCHES), 6);
     run_free(&r);
 }
 
@@ -239,14 +239,14 @@ static void test_sequential_counts(void **state)
 {
     (void)state;
     run r = run_kernel("seed_sequential", 256);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD), 13);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST), 8);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD_WAVEFRONTS), 13);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST_WAVEFRONTS), 8);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD_CONFLICTS), 0);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST_CONFLICTS), 0);
-    assert_int_equal(CTR(r, MODEL_CTR_BARRIERS), 14);
-    assert_int_equal(CTR(r, MODEL_CTR_DIVERGENT_BRANCHES), 6);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD), 13);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST), 8);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 13);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 8);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD_CONFLICTS), 0);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST_CONFLICTS), 0);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_BARRIERS), 14);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_DIVERGENT_BRANCHES), 6);
     run_free(&r);
 }
 
@@ -259,15 +259,15 @@ static void test_shuffle_counts(void **state)
 {
     (void)state;
     run r = run_kernel("seed_shuffle", 0);
-    assert_int_equal(CTR(r, MODEL_CTR_SHUFFLES), 10);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST), 2);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_ST_WAVEFRONTS), 2);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD), 2);
-    assert_int_equal(CTR(r, MODEL_CTR_SHARED_LD_WAVEFRONTS), 2);
-    assert_int_equal(CTR(r, MODEL_CTR_BARRIERS), 2);
-    assert_int_equal(CTR(r, MODEL_CTR_DIVERGENT_BRANCHES), 3);
-    assert_int_equal(CTR(r, MODEL_CTR_GLOBAL_LD_SECTORS), 8);
-    assert_int_equal(CTR(r, MODEL_CTR_GLOBAL_ST_SECTORS), 1);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHUFFLES), 10);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST), 2);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 2);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD), 2);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 2);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_BARRIERS), 2);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_DIVERGENT_BRANCHES), 3);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 8);
+    assert_int_equal(CTR(r, CURED_MODEL_CTR_GLOBAL_ST_SECTORS), 1);
     run_free(&r);
 }
 

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "counters.h"
-#include "seed_view.h"
+#include "step_view.h"
 
 #define ALL 0xffffffffu
 #define GLOBAL_IN 0x10000u  /* the input buffer's device address */
@@ -41,7 +41,7 @@
 enum { NCODE = 16, NREGS = 10 };
 
 typedef struct fixture {
-    ptx_module module;
+    cured_model_module module;
     ptx_function fn;
     ptx_instr code[NCODE];
     ptx_register regs[NREGS];
@@ -141,12 +141,12 @@ static fixture *fixture_new(void)
 /* Sends the events of one warp instruction to both observers. */
 typedef struct driver {
     const fixture *f;
-    model_observer obs[2];
+    cured_model_observer obs[2];
 } driver;
 
-static model_event event(const driver *d, int pc, uint32_t warp, uint32_t active)
+static cured_model_event event(const driver *d, int pc, uint32_t warp, uint32_t active)
 {
-    model_event e;
+    cured_model_event e;
     memset(&e, 0, sizeof e);
     e.module = &d->f->module;
     e.function = 0;
@@ -160,7 +160,7 @@ static model_event event(const driver *d, int pc, uint32_t warp, uint32_t active
 
 static void issue(const driver *d, int pc, uint32_t warp, uint32_t active)
 {
-    model_event e = event(d, pc, warp, active);
+    cured_model_event e = event(d, pc, warp, active);
     for (int i = 0; i < 2; i++)
         d->obs[i].instr(d->obs[i].ctx, &e);
 }
@@ -169,8 +169,8 @@ static void issue(const driver *d, int pc, uint32_t warp, uint32_t active)
 static void issue_access(const driver *d, int pc, uint32_t warp, uint32_t active,
                          int space, int kind, uint64_t base, const unsigned word[32])
 {
-    model_event e = event(d, pc, warp, active);
-    model_access a;
+    cured_model_event e = event(d, pc, warp, active);
+    cured_model_access a;
     memset(&a, 0, sizeof a);
     a.event = &e;
     a.space = (uint8_t)space;
@@ -187,7 +187,7 @@ static void issue_access(const driver *d, int pc, uint32_t warp, uint32_t active
 
 static void barrier(const driver *d)
 {
-    model_event e = event(d, 2, 1, ALL);
+    cured_model_event e = event(d, 2, 1, ALL);
     for (int i = 0; i < 2; i++)
         if (d->obs[i].barrier)
             d->obs[i].barrier(d->obs[i].ctx, &e, 0);
@@ -195,7 +195,7 @@ static void barrier(const driver *d)
 
 static void branch(const driver *d, uint32_t warp, uint32_t active, uint32_t taken)
 {
-    model_event e = event(d, 13, warp, active);
+    cured_model_event e = event(d, 13, warp, active);
     e.guard_true = taken;
     for (int i = 0; i < 2; i++) {
         d->obs[i].instr(d->obs[i].ctx, &e);
@@ -248,8 +248,8 @@ static void run_tree(const driver *d, tree_rule rule, int halving)
     for (uint32_t w = 0; w < 2; w++) {
         for (int l = 0; l < 32; l++)
             idx[l] = 32 * w + (unsigned)l;
-        issue_access(d, 0, w, ALL, PTX_S_GLOBAL, MODEL_LOAD, GLOBAL_IN, idx);
-        issue_access(d, 1, w, ALL, PTX_S_SHARED, MODEL_STORE, 0, idx);
+        issue_access(d, 0, w, ALL, PTX_S_GLOBAL, CURED_MODEL_LOAD, GLOBAL_IN, idx);
+        issue_access(d, 1, w, ALL, PTX_S_SHARED, CURED_MODEL_STORE, 0, idx);
     }
     barrier(d);
     for (int k = 0; k < 6; k++) {
@@ -261,16 +261,16 @@ static void run_tree(const driver *d, tree_rule rule, int halving)
                     mask |= 1u << l;
             if (mask == 0)
                 continue;
-            issue_access(d, 3, w, mask, PTX_S_SHARED, MODEL_LOAD, 0, dst);
-            issue_access(d, 4, w, mask, PTX_S_SHARED, MODEL_LOAD, 0, src);
+            issue_access(d, 3, w, mask, PTX_S_SHARED, CURED_MODEL_LOAD, 0, dst);
+            issue_access(d, 4, w, mask, PTX_S_SHARED, CURED_MODEL_LOAD, 0, src);
             issue(d, 5, w, mask);
-            issue_access(d, 6, w, mask, PTX_S_SHARED, MODEL_STORE, 0, dst);
+            issue_access(d, 6, w, mask, PTX_S_SHARED, CURED_MODEL_STORE, 0, dst);
         }
         barrier(d);
     }
-    issue_access(d, 8, 0, 1u, PTX_S_SHARED, MODEL_LOAD, 0, zero);
+    issue_access(d, 8, 0, 1u, PTX_S_SHARED, CURED_MODEL_LOAD, 0, zero);
     issue(d, 9, 0, 1u);
-    issue_access(d, 10, 0, 1u, PTX_S_GLOBAL, MODEL_STORE, GLOBAL_OUT, zero);
+    issue_access(d, 10, 0, 1u, PTX_S_GLOBAL, CURED_MODEL_STORE, GLOBAL_OUT, zero);
     block(d, 0);
 }
 
@@ -283,20 +283,20 @@ static void run_shuffle(const driver *d)
     for (uint32_t w = 0; w < 2; w++) {
         for (int l = 0; l < 32; l++)
             idx[l] = 32 * w + (unsigned)l;
-        issue_access(d, 0, w, ALL, PTX_S_GLOBAL, MODEL_LOAD, GLOBAL_IN, idx);
+        issue_access(d, 0, w, ALL, PTX_S_GLOBAL, CURED_MODEL_LOAD, GLOBAL_IN, idx);
         for (int r = 0; r < 5; r++) {
             issue(d, 11, w, ALL);
             issue(d, 12, w, ALL);
         }
         branch(d, w, ALL, ALL & ~1u); /* lane != 0 jumps over the store */
-        issue_access(d, 1, w, 1u, PTX_S_SHARED, MODEL_STORE, 4 * w, w0);
+        issue_access(d, 1, w, 1u, PTX_S_SHARED, CURED_MODEL_STORE, 4 * w, w0);
     }
     barrier(d);
     w1[0] = 1;
-    issue_access(d, 3, 0, 1u, PTX_S_SHARED, MODEL_LOAD, 0, w0);
-    issue_access(d, 4, 0, 1u, PTX_S_SHARED, MODEL_LOAD, 0, w1);
+    issue_access(d, 3, 0, 1u, PTX_S_SHARED, CURED_MODEL_LOAD, 0, w0);
+    issue_access(d, 4, 0, 1u, PTX_S_SHARED, CURED_MODEL_LOAD, 0, w1);
     issue(d, 5, 0, 1u);
-    issue_access(d, 14, 0, 1u, PTX_S_GLOBAL, MODEL_STORE, GLOBAL_OUT, w0);
+    issue_access(d, 14, 0, 1u, PTX_S_GLOBAL, CURED_MODEL_STORE, GLOBAL_OUT, w0);
     block(d, 0);
 }
 
@@ -304,8 +304,8 @@ static void run_shuffle(const driver *d)
 
 typedef struct views {
     fixture *f;
-    model_counters *c;
-    model_seed_view *v;
+    cured_model_counters *c;
+    cured_model_step_view *v;
     driver d;
 } views;
 
@@ -313,33 +313,33 @@ static views views_new(void)
 {
     views x;
     x.f = fixture_new();
-    x.c = model_counters_new(&x.f->module, 0);
-    x.v = model_seed_view_new(&x.f->module, 0);
+    x.c = cured_model_counters_new(&x.f->module, 0);
+    x.v = cured_model_step_view_new(&x.f->module, 0);
     assert_non_null(x.c);
     assert_non_null(x.v);
     x.d.f = x.f;
-    x.d.obs[0] = model_counters_observer(x.c);
-    x.d.obs[1] = model_seed_view_observer(x.v);
+    x.d.obs[0] = cured_model_counters_observer(x.c);
+    x.d.obs[1] = cured_model_step_view_observer(x.v);
     return x;
 }
 
 static void views_free(views *x)
 {
-    model_counters_free(x->c);
-    model_seed_view_free(x->v);
+    cured_model_counters_free(x->c);
+    cured_model_step_view_free(x->v);
     free(x->f);
 }
 
-static void expect_row(const model_seed_view *v, const char *label,
+static void expect_row(const cured_model_step_view *v, const char *label,
                        const char *expected)
 {
     char row[128];
-    model_seed_summary s = model_seed_view_summary(v);
-    model_seed_view_format_row(row, sizeof row, label, &s);
+    cured_model_step_summary s = cured_model_step_view_summary(v);
+    cured_model_step_view_format_row(row, sizeof row, label, &s);
     assert_string_equal(row, expected);
 }
 
-#define CTR(x, id) model_counters_total((x).c, id)
+#define CTR(x, id) cured_model_counters_total((x).c, id)
 
 /* Divergent: steps s = 1..32 add 32, 16, 8, 4, 2, 1 threads = 63, 3 accesses
  * each = 189; the load's 64 stores and its barrier and thread 0's final
@@ -356,13 +356,13 @@ static void test_divergent(void **state)
     views x = views_new();
     run_tree(&x.d, divergent, 0);
     expect_row(x.v, "divergent", "| divergent | 189 | 6 | 1-way | 2 of 2 |");
-    model_seed_summary s = model_seed_view_summary(x.v);
+    cured_model_step_summary s = cured_model_step_view_summary(x.v);
     assert_int_equal(s.initial_stores, 64);
     assert_int_equal(s.initial_barriers, 1);
     assert_int_equal(s.final_reads, 1);
     assert_int_equal(s.tree_steps, 6);
-    const model_seed_step *steps;
-    assert_int_equal(model_seed_view_steps(x.v, &steps), 6);
+    const cured_model_step *steps;
+    assert_int_equal(cured_model_step_view_steps(x.v, &steps), 6);
     static const unsigned adding[6] = {32, 16, 8, 4, 2, 1};
     for (int k = 0; k < 6; k++) {
         assert_int_equal(steps[k].adding_threads, adding[k]);
@@ -373,15 +373,15 @@ static void test_divergent(void **state)
     assert_int_equal(steps[4].warps, 2);
     assert_int_equal(steps[4].divergent_warps, 2);
     assert_int_equal(steps[5].warps, 1);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD), 23);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST), 13);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD_WAVEFRONTS), 23);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST_WAVEFRONTS), 13);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD_CONFLICTS), 0);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST_CONFLICTS), 0);
-    assert_int_equal(CTR(x, MODEL_CTR_GLOBAL_LD_SECTORS), 8);
-    assert_int_equal(CTR(x, MODEL_CTR_GLOBAL_LD_REQUESTS), 2);
-    assert_int_equal(CTR(x, MODEL_CTR_GLOBAL_ST_SECTORS), 1);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD), 23);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST), 13);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 23);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 13);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD_CONFLICTS), 0);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST_CONFLICTS), 0);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 8);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 2);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_GLOBAL_ST_SECTORS), 1);
     views_free(&x);
 }
 
@@ -398,12 +398,12 @@ static void test_strided(void **state)
     views x = views_new();
     run_tree(&x.d, strided, 0);
     expect_row(x.v, "strided index", "| strided index | 189 | 6 | 2-way | 0 of 1 |");
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD), 13);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST), 8);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD_WAVEFRONTS), 23);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD_CONFLICTS), 10);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST_WAVEFRONTS), 13);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST_CONFLICTS), 5);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD), 13);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST), 8);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 23);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD_CONFLICTS), 10);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 13);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST_CONFLICTS), 5);
     views_free(&x);
 }
 
@@ -416,11 +416,11 @@ static void test_sequential(void **state)
     views x = views_new();
     run_tree(&x.d, sequential, 1);
     expect_row(x.v, "sequential", "| sequential | 189 | 6 | 1-way | 0 of 1 |");
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD), 13);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST), 8);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD_WAVEFRONTS), 13);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST_WAVEFRONTS), 8);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD_CONFLICTS), 0);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD), 13);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST), 8);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 13);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 8);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD_CONFLICTS), 0);
     views_free(&x);
 }
 
@@ -436,16 +436,16 @@ static void test_shuffle(void **state)
     views x = views_new();
     run_shuffle(&x.d);
     expect_row(x.v, "warp shuffle", "| warp shuffle | 4 | 1 | - | none |");
-    model_seed_summary s = model_seed_view_summary(x.v);
+    cured_model_step_summary s = cured_model_step_view_summary(x.v);
     assert_int_equal(s.shuffle_rounds, 5);
     assert_int_equal(s.shuffles, 10);
     assert_int_equal(s.final_reads, 0);
     assert_int_equal(s.initial_stores, 0);
-    assert_int_equal(CTR(x, MODEL_CTR_SHUFFLES), 10);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_ST), 2);
-    assert_int_equal(CTR(x, MODEL_CTR_SHARED_LD), 2);
-    assert_int_equal(CTR(x, MODEL_CTR_DIVERGENT_BRANCHES), 2);
-    assert_int_equal(CTR(x, MODEL_CTR_BRANCHES), 2);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHUFFLES), 10);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_ST), 2);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_SHARED_LD), 2);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_DIVERGENT_BRANCHES), 2);
+    assert_int_equal(CTR(x, CURED_MODEL_CTR_BRANCHES), 2);
     views_free(&x);
 }
 
@@ -462,11 +462,11 @@ static void test_print_table(void **state)
     run_shuffle(&x[3].d);
     const char *names[4] = {"divergent", "strided index", "sequential",
                             "warp shuffle"};
-    const model_seed_view *v[4] = {x[0].v, x[1].v, x[2].v, x[3].v};
+    const cured_model_step_view *v[4] = {x[0].v, x[1].v, x[2].v, x[3].v};
     char buf[1024] = {0};
     FILE *out = fmemopen(buf, sizeof buf - 1, "w");
     assert_non_null(out);
-    assert_int_equal(model_seed_view_print_table(out, names, v, 4), 0);
+    assert_int_equal(cured_model_step_view_print_table(out, names, v, 4), 0);
     fclose(out);
     assert_string_equal(buf,
         "| version | shared-memory accesses | `__syncthreads()` | "
@@ -488,20 +488,20 @@ static void test_rows(void **state)
     (void)state;
     views x = views_new();
     run_tree(&x.d, divergent, 0);
-    const uint64_t *r = model_counters_at(x.c, 0, 3);
+    const uint64_t *r = cured_model_counters_at(x.c, 0, 3);
     assert_non_null(r);
-    assert_int_equal(r[MODEL_CTR_INST], 11);
-    assert_int_equal(r[MODEL_CTR_THREAD_INST], 63);
-    assert_int_equal(r[MODEL_CTR_SHARED_LD], 11);
-    model_counters_line *rows;
-    int n = model_counters_lines(x.c, -1, MODEL_BY_SOURCE, &rows);
+    assert_int_equal(r[CURED_MODEL_CTR_INST], 11);
+    assert_int_equal(r[CURED_MODEL_CTR_THREAD_INST], 63);
+    assert_int_equal(r[CURED_MODEL_CTR_SHARED_LD], 11);
+    cured_model_counters_line *rows;
+    int n = cured_model_counters_lines(x.c, -1, CURED_MODEL_BY_SOURCE, &rows);
     assert_int_equal(n, 3); /* lines 10, 20, 30 ran (21 only as a barrier
                                release, not an instruction here) */
     assert_int_equal(rows[1].line, 20);
-    assert_int_equal(rows[1].v[MODEL_CTR_INST], 44);
+    assert_int_equal(rows[1].v[CURED_MODEL_CTR_INST], 44);
     assert_int_equal(rows[1].first_pc, 3);
     free(rows);
-    n = model_counters_lines(x.c, 0, MODEL_BY_PTX, &rows);
+    n = cured_model_counters_lines(x.c, 0, CURED_MODEL_BY_PTX, &rows);
     assert_int_equal(n, 9); /* pcs 0, 1, 3, 4, 5, 6, 8, 9, 10 */
     assert_int_equal(rows[2].line, 103);
     free(rows);
@@ -517,24 +517,24 @@ static void test_width_override(void **state)
 {
     (void)state;
     views x = views_new();
-    assert_int_equal(model_counters_set_sass_width(x.c, 0, 3, 8), 0);
-    assert_int_equal(model_counters_set_sass_width(x.c, 0, 4, 0), 0);
-    assert_int_equal(model_counters_set_sass_width(x.c, 0, 1, 2), 0);
-    assert_int_equal(model_counters_set_sass_width(x.c, 0, 99, 2), -1);
-    assert_int_equal(model_counters_sass_width(x.c, 0, 3), 8);
-    assert_int_equal(model_counters_sass_width(x.c, 0, 5), MODEL_SASS_WIDTH_PTX);
+    assert_int_equal(cured_model_counters_set_sass_width(x.c, 0, 3, 8), 0);
+    assert_int_equal(cured_model_counters_set_sass_width(x.c, 0, 4, 0), 0);
+    assert_int_equal(cured_model_counters_set_sass_width(x.c, 0, 1, 2), 0);
+    assert_int_equal(cured_model_counters_set_sass_width(x.c, 0, 99, 2), -1);
+    assert_int_equal(cured_model_counters_sass_width(x.c, 0, 3), 8);
+    assert_int_equal(cured_model_counters_sass_width(x.c, 0, 5), CURED_MODEL_SASS_WIDTH_PTX);
     run_tree(&x.d, sequential, 1);
-    const uint64_t *r3 = model_counters_at(x.c, 0, 3);
-    const uint64_t *r4 = model_counters_at(x.c, 0, 4);
-    const uint64_t *r1 = model_counters_at(x.c, 0, 1);
-    assert_int_equal(r3[MODEL_CTR_SHARED_LD], 6);
+    const uint64_t *r3 = cured_model_counters_at(x.c, 0, 3);
+    const uint64_t *r4 = cured_model_counters_at(x.c, 0, 4);
+    const uint64_t *r1 = cured_model_counters_at(x.c, 0, 1);
+    assert_int_equal(r3[CURED_MODEL_CTR_SHARED_LD], 6);
     /* lanes 32, 16, 8, 4, 2, 1 at 8 bytes: 2, 1, 1, 1, 1, 1 phases */
-    assert_int_equal(r3[MODEL_CTR_SHARED_LD_WAVEFRONTS], 7);
-    assert_int_equal(r4[MODEL_CTR_SHARED_LD], 0);
-    assert_int_equal(r4[MODEL_CTR_INST], 6); /* still issued as PTX */
+    assert_int_equal(r3[CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS], 7);
+    assert_int_equal(r4[CURED_MODEL_CTR_SHARED_LD], 0);
+    assert_int_equal(r4[CURED_MODEL_CTR_INST], 6); /* still issued as PTX */
     /* 2 warps, 2 pieces each, 2-byte pieces of consecutive words: 1 each */
-    assert_int_equal(r1[MODEL_CTR_SHARED_ST], 4);
-    assert_int_equal(r1[MODEL_CTR_SHARED_ST_WAVEFRONTS], 4);
+    assert_int_equal(r1[CURED_MODEL_CTR_SHARED_ST], 4);
+    assert_int_equal(r1[CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS], 4);
     views_free(&x);
 }
 
@@ -548,11 +548,11 @@ static void test_reports(void **state)
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
-    assert_int_equal(model_counters_print_table(out, x.c, MODEL_BY_SOURCE), 0);
-    assert_int_equal(model_counters_write_json(out, x.c), 0);
+    assert_int_equal(cured_model_counters_print_table(out, x.c, CURED_MODEL_BY_SOURCE), 0);
+    assert_int_equal(cured_model_counters_write_json(out, x.c), 0);
     const char *names[1] = {"strided"};
-    const model_seed_view *v[1] = {x.v};
-    assert_int_equal(model_seed_view_write_json(out, names, v, 1), 0);
+    const cured_model_step_view *v[1] = {x.v};
+    assert_int_equal(cured_model_step_view_write_json(out, names, v, 1), 0);
     fclose(out);
     assert_non_null(strstr(buf, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
     assert_non_null(strstr(buf, "\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\": 5"));

@@ -1,8 +1,8 @@
 /* catalogue_ptx.h - the catalogue's PTX, embedded in the binary at build
  * time, and the way from a catalogue name to an entry of that module.
  *
- * defines: model_catalogue_ptx, model_catalogue_entry_name,
- *          MODEL_CATALOGUE_* status codes
+ * defines: cured_model_catalogue_ptx, cured_model_catalogue_entry_name,
+ *          CURED_MODEL_CATALOGUE_* status codes
  *
  * The build compiles src/kernels/ with `nvcc -arch=sm_90 -ptx -lineinfo`
  * into catalogue.ptx and embeds it (cmake/embed.cmake); without a CUDA
@@ -20,16 +20,16 @@
 
 /* The embedded catalogue PTX (NUL-terminated) and its length in *len, or
  * NULL (and *len = 0) when this build has none (no CUDA compiler). */
-const char *model_catalogue_ptx(size_t *len);
+const char *cured_model_catalogue_ptx(size_t *len);
 
-/* What model_catalogue_entry_name found. */
+/* What cured_model_catalogue_entry_name found. */
 enum {
-    MODEL_CATALOGUE_OK = 0,
-    MODEL_CATALOGUE_NO_KERNEL = -1,  /* no entry for that kernel name */
-    MODEL_CATALOGUE_NO_DTYPE = -2,   /* the kernel, but not for that dtype */
-    MODEL_CATALOGUE_NO_BLOCK = -3,   /* the kernel and dtype, but no instance
+    CURED_MODEL_CATALOGUE_OK = 0,
+    CURED_MODEL_CATALOGUE_NO_KERNEL = -1,  /* no entry for that kernel name */
+    CURED_MODEL_CATALOGUE_NO_DTYPE = -2,   /* the kernel, but not for that dtype */
+    CURED_MODEL_CATALOGUE_NO_BLOCK = -3,   /* the kernel and dtype, but no instance
                                         for that compile-time block size */
-    MODEL_CATALOGUE_TOO_LONG = -4    /* the name does not fit in cap */
+    CURED_MODEL_CATALOGUE_TOO_LONG = -4    /* the name does not fit in cap */
 };
 
 /* Finds the entry of `module` that is catalogue kernel `kernel` ("divergent",
@@ -37,7 +37,7 @@ enum {
  * for kernels with a compile-time block size, `block` (ignored by kernels
  * without one; a kernel with one and block == 0 takes the smallest
  * instance). Writes the entry's (mangled) name into out and returns
- * MODEL_CATALOGUE_OK, or one of the negative codes above.
+ * CURED_MODEL_CATALOGUE_OK, or one of the negative codes above.
  *
  * A kernel's entries are recognised by their demangled form: the function
  * name is the catalogue name, optionally with a `reduce_`/`cured_` prefix or
@@ -46,7 +46,7 @@ enum {
  * `<kernel>_<dtype>` or `<kernel>_<dtype>_<block>` matches too. When a
  * kernel has several entries (a grid kernel's passes), the first in the
  * module wins. */
-int model_catalogue_entry_name(const ptx_module *module, const char *kernel,
+int cured_model_catalogue_entry_name(const cured_model_module *module, const char *kernel,
                                const char *dtype, int block, char *out,
                                size_t cap);
 

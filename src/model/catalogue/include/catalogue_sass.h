@@ -2,8 +2,8 @@
  * time beside its PTX, so that `cured model KERNEL` counts memory
  * instructions as the SASS issues them (sass_match.h).
  *
- * defines: model_catalogue_sass, model_catalogue_sass_missing,
- *          model_build_nvdisasm
+ * defines: cured_model_catalogue_sass, cured_model_catalogue_sass_missing,
+ *          cured_model_build_nvdisasm
  *
  * The build compiles the embedded catalogue.ptx with
  * `ptxas -arch=sm_90 -lineinfo` and prints it with `nvdisasm -gp -c`
@@ -18,14 +18,14 @@
 
 /* The embedded SASS text (NUL-terminated) and its length in *len, or NULL
  * (and *len = 0) when this build has none. */
-const char *model_catalogue_sass(size_t *len);
+const char *cured_model_catalogue_sass(size_t *len);
 
 /* Why this build has no embedded SASS ("no nvdisasm at build time" ...),
  * or NULL when it has it. */
-const char *model_catalogue_sass_missing(void);
+const char *cured_model_catalogue_sass_missing(void);
 
 /* The nvdisasm the build found (a path), or NULL: `cured model --cu`
  * falls back on it when none is on PATH. */
-const char *model_build_nvdisasm(void);
+const char *cured_model_build_nvdisasm(void);
 
 #endif /* CURED_MODEL_CATALOGUE_SASS_H */

@@ -1,12 +1,12 @@
 /* checks.h - the model's checks: what compute-sanitizer's racecheck and
- * initcheck catch, as a model_observer.
+ * initcheck catch, as a cured_model_observer.
  *
- * defines: model_checks, model_checks_new, model_checks_observer,
- *          model_checks_set_warp_ops_sync, model_checks_free
+ * defines: cured_model_checks, cured_model_checks_new, cured_model_checks_observer,
+ *          cured_model_checks_set_warp_ops_sync, cured_model_checks_free
  *
  * Attach the observer to a launch and it adds findings to the list given to
- * model_checks_new:
- * - MODEL_FIND_RACE_SHARED: two accesses to the same shared byte by
+ * cured_model_checks_new:
+ * - CURED_MODEL_FIND_RACE_SHARED: two accesses to the same shared byte by
  *   different threads of a block, at least one a write (atomics do not race
  *   with atomics), with no synchronisation ordering them. A block barrier
  *   orders everything before it against everything after it; a
@@ -16,11 +16,11 @@
  *   of one warp are not ordered for different lanes without a __syncwarp:
  *   since Volta, lanes of a warp are scheduled independently. One finding
  *   per pair of instructions, at the later one, naming the earlier.
- * - MODEL_FIND_UNINIT_SHARED: a shared byte read (or atomically updated)
+ * - CURED_MODEL_FIND_UNINIT_SHARED: a shared byte read (or atomically updated)
  *   before any thread of the block wrote it.
- * - MODEL_FIND_UNINIT_GLOBAL (when model_launch.check_uninit_global is
+ * - CURED_MODEL_FIND_UNINIT_GLOBAL (when cured_model_launch.check_uninit_global is
  *   set): a global byte read (or atomically updated) whose
- *   model_buffer.init shadow is 0. The observer marks the bytes every
+ *   cured_model_buffer.init shadow is 0. The observer marks the bytes every
  *   store and atomic writes in that shadow, whether or not the check is on.
  * All are hazards (the run goes on). The interpreter reports the rest
  * (out of bounds, misaligned, masks, barrier divergence, step limit).
@@ -33,28 +33,28 @@
 #ifndef CURED_MODEL_CHECKS_H
 #define CURED_MODEL_CHECKS_H
 
-#include "model.h"
+#include "cured_model.h"
 
-typedef struct model_checks model_checks;
+typedef struct cured_model_checks cured_model_checks;
 
 /* New checks that add their findings to *out (which must outlive them;
- * any list works, including the one a model_result will hold, as long as
- * model_run fills that list in place). Returns NULL when out of host
+ * any list works, including the one a cured_model_result will hold, as long as
+ * cured_model_run fills that list in place). Returns NULL when out of host
  * memory. */
-model_checks *model_checks_new(model_findings *out);
+cured_model_checks *cured_model_checks_new(cured_model_findings *out);
 
-/* The observer to put in model_launch.observers. One model_checks serves
+/* The observer to put in cured_model_launch.observers. One cured_model_checks serves
  * any number of launches, one at a time. Can't fail. */
-model_observer model_checks_observer(model_checks *checks);
+cured_model_observer cured_model_checks_observer(cured_model_checks *checks);
 
 /* Whether the warp-wide *.sync operations (shfl, vote, match, redux) order
  * shared memory for the lanes of their mask as bar.warp.sync does. Off by
  * default, as on the GPU: the programming guide promises memory ordering
  * for __syncwarp only, and racecheck reports a hazard that only a shuffle
  * separates. Can't fail. */
-void model_checks_set_warp_ops_sync(model_checks *checks, int on);
+void cured_model_checks_set_warp_ops_sync(cured_model_checks *checks, int on);
 
 /* Frees the checks (not the findings list). NULL is fine. */
-void model_checks_free(model_checks *checks);
+void cured_model_checks_free(cured_model_checks *checks);
 
 #endif /* CURED_MODEL_CHECKS_H */

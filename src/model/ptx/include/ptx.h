@@ -2,8 +2,8 @@
  * the interpreter's input).
  *
  * defines: ptx_type, ptx_space, ptx_opcode, ptx_operand, ptx_instr,
- *          ptx_symbol, ptx_function, ptx_module, ptx_error,
- *          ptx_parse, ptx_module_free, ptx_find_function,
+ *          ptx_symbol, ptx_function, cured_model_module, cured_model_parse_error,
+ *          cured_model_parse, cured_model_module_free, cured_model_find_function,
  *          ptx_type_size, ptx_type_name, ptx_opcode_name
  *
  * One module holds every function of a .ptx file. Instructions are decoded
@@ -11,10 +11,12 @@
  * slot numbers in the function's register file, branch targets are
  * instruction indices, symbols are indices into the module's symbol table.
  * Everything here is plain data, owned by the module, freed by
- * ptx_module_free.
+ * cured_model_module_free.
  */
 #ifndef CURED_PTX_H
 #define CURED_PTX_H
+
+#include "cured_model.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -352,7 +354,7 @@ typedef struct ptx_function {
                               never defined in this module (ncode 0) */
 } ptx_function;
 
-typedef struct ptx_module {
+struct cured_model_module {
     uint32_t version_major, version_minor; /* .version */
     char *target;                          /* .target, e.g. "sm_90" */
     int address_size;                      /* .address_size 32/64 */
@@ -372,27 +374,9 @@ typedef struct ptx_module {
     uint64_t shared_extern_align;          /* alignment of dynamic shared:
                                               16, or the largest .align of an
                                               .extern .shared if larger */
-} ptx_module;
-
-/* A parse failure: the first error, with its line, column and a message
- * that names what was found and starts with its line
- * ("line 12: unknown instruction 'foo.bar'"). */
-typedef struct ptx_error {
-    uint32_t line;
-    uint32_t column;
-    char message[256];
-} ptx_error;
+};
 
 /* ---------------------------------------------------------- functions */
-
-/* Parses PTX text (text[0..len), need not be NUL-terminated) into a new
- * module. Returns NULL on failure and fills *err (err may be NULL).
- * Never crashes on malformed input; an instruction or directive it does
- * not know is an error naming it and its line, never a silent skip. */
-ptx_module *ptx_parse(const char *text, size_t len, ptx_error *err);
-
-/* Frees a module from ptx_parse. NULL is fine. */
-void ptx_module_free(ptx_module *module);
 
 /* The text of PTX line `line` of text[0..len) without its indentation,
  * trailing `//` comment and blanks, runs of blanks (tabs) made one space,
@@ -403,10 +387,7 @@ void ptx_line_text(const char *text, size_t len, uint32_t line, char *out,
 
 /* The file name (last path component) of .file index `file` of module,
  * or NULL when the module has none for it. (ptx_text.c) */
-const char *ptx_source_file_name(const ptx_module *module, uint16_t file);
-
-/* Index of the function named `name`, or -1. */
-int ptx_find_function(const ptx_module *module, const char *name);
+const char *ptx_source_file_name(const cured_model_module *module, uint16_t file);
 
 /* Size in bytes of a scalar type (pred counts as 1), 0 for NONE. */
 unsigned ptx_type_size(ptx_type type);

@@ -1,8 +1,8 @@
 /* sass_match.h - pairs a kernel's SASS with the PTX the model runs, and
  * tells the counters what ptxas made of each memory instruction and branch.
  *
- * defines: model_sass_mode, model_sass_note, model_sass_summary,
- *          model_sass_apply, model_sass_summary_free, model_sass_mode_name
+ * defines: cured_model_sass_mode, cured_model_sass_note, cured_model_sass_summary,
+ *          cured_model_sass_apply, cured_model_sass_summary_free, cured_model_sass_mode_name
  *
  * Matching. Each SASS instruction carries a line (sass.h). With
  * `nvdisasm -gp` it is the PTX line it came from: the match is exact, one
@@ -11,7 +11,7 @@
  * state space are paired in order when the counts agree, and a line whose
  * SASS accesses all look alike (one width, all or none predicated) gives
  * that to each of its PTX accesses; anything else is a note, not a guess.
- * What a PTX memory instruction becomes (model_sass_fact, counters.h):
+ * What a PTX memory instruction becomes (cured_model_sass_fact, counters.h):
  *  - its SASS twins are the loads/stores/atomics on its line; copies of one
  *    width equal to the PTX access (ptxas duplicates code for converged and
  *    divergent warps) are one piece;
@@ -38,50 +38,50 @@
 #include "sass.h"
 
 /* How the SASS's lines were read. */
-typedef enum model_sass_mode {
-    MODEL_SASS_NONE = 0,        /* no usable lines: counts stay PTX-level */
-    MODEL_SASS_BY_PTX_LINE,     /* nvdisasm -gp: exact */
-    MODEL_SASS_BY_SOURCE_LINE   /* nvdisasm -g / -gi */
-} model_sass_mode;
+typedef enum cured_model_sass_mode {
+    CURED_MODEL_SASS_NONE = 0,        /* no usable lines: counts stay PTX-level */
+    CURED_MODEL_SASS_BY_PTX_LINE,     /* nvdisasm -gp: exact */
+    CURED_MODEL_SASS_BY_SOURCE_LINE   /* nvdisasm -g / -gi */
+} cured_model_sass_mode;
 
 /* One thing the matcher could not decide, or decided with a caveat. */
-typedef struct model_sass_note {
+typedef struct cured_model_sass_note {
     int function;
     int pc;                     /* -1 when about the whole function */
     uint32_t ptx_line;          /* 0 when not about one instruction */
     char text[200];
-} model_sass_note;
+} cured_model_sass_note;
 
-#define MODEL_SASS_MAX_NOTES 64
+#define CURED_MODEL_SASS_MAX_NOTES 64
 
-/* What model_sass_apply did. */
-typedef struct model_sass_summary {
-    model_sass_mode mode;
+/* What cured_model_sass_apply did. */
+typedef struct cured_model_sass_summary {
+    cured_model_sass_mode mode;
     int functions;              /* PTX functions matched with SASS */
     int memory;                 /* PTX memory instructions given a fact */
     int predicated;             /* of them: predicated in the SASS */
     int reshaped;               /* of them: merged, folded, split, narrowed */
     int removed_branches;       /* PTX branches ptxas removed */
     int skip_lists;             /* of them: with a skip list */
-    model_sass_note *notes;     /* at most MODEL_SASS_MAX_NOTES */
+    cured_model_sass_note *notes;     /* at most CURED_MODEL_SASS_MAX_NOTES */
     int nnotes;
     int notes_left_out;         /* notes past the cap */
-} model_sass_summary;
+} cured_model_sass_summary;
 
 /* Matches `sass` with the PTX of `module`'s function `entry` and of every
  * non-entry function of the module (what the entry may call), and sets
  * the facts and skip lists in c (which must count that module). Functions
  * the SASS does not have are left PTX-level, with a note. Fills *out (free
- * it with model_sass_summary_free). Returns 0, or -1 when out of host
+ * it with cured_model_sass_summary_free). Returns 0, or -1 when out of host
  * memory (c may then hold part of the facts). */
-int model_sass_apply(const ptx_module *module, int entry,
-                     const sass_module *sass, model_counters *c,
-                     model_sass_summary *out);
+int cured_model_sass_apply(const cured_model_module *module, int entry,
+                     const sass_module *sass, cured_model_counters *c,
+                     cured_model_sass_summary *out);
 
 /* Frees the summary's notes and zeroes it. */
-void model_sass_summary_free(model_sass_summary *s);
+void cured_model_sass_summary_free(cured_model_sass_summary *s);
 
 /* "PTX lines", "source lines", "none". */
-const char *model_sass_mode_name(model_sass_mode mode);
+const char *cured_model_sass_mode_name(cured_model_sass_mode mode);
 
 #endif /* CURED_MODEL_SASS_MATCH_H */

@@ -2,9 +2,9 @@
  * and bank conflicts, global 32-byte sectors. Pure functions of the lanes'
  * addresses, so they can be tested without the interpreter.
  *
- * defines: MODEL_BANKS, MODEL_BANK_BYTES, MODEL_SECTOR_BYTES,
- *          model_shared_cost (type), model_shared_cost_of,
- *          model_bank_degree, model_global_sectors
+ * defines: BANK_COUNT, BANK_BYTES, SECTOR_BYTES,
+ *          bank_shared_cost (type), bank_shared_cost_of,
+ *          bank_conflict_degree, bank_global_sectors
  *
  * Shared memory (the rules Nsight Compute's wavefront counters follow on
  * sm_70 and later, as far as the documentation and the usual microbenchmarks
@@ -28,18 +28,18 @@
 
 #include <stdint.h>
 
-#define MODEL_BANKS 32
-#define MODEL_BANK_BYTES 4
-#define MODEL_SECTOR_BYTES 32
+#define BANK_COUNT 32
+#define BANK_BYTES 4
+#define SECTOR_BYTES 32
 
 /* The cost of one warp-level shared-memory access. */
-typedef struct model_shared_cost {
+typedef struct bank_shared_cost {
     uint32_t wavefronts;  /* data-pipe wavefronts the access takes */
     uint32_t ideal;       /* phases with at least one active lane */
     uint32_t conflicts;   /* wavefronts - ideal */
     uint32_t degree;      /* worst phase's wavefronts: "n-way" (1 = none,
                              0 when no lane is active) */
-} model_shared_cost;
+} bank_shared_cost;
 
 /* The wavefronts and bank conflicts of a warp access in which lane l (bit l
  * of `mask`) accesses `size` bytes at shared offset addr[l]. size is 1, 2,
@@ -47,23 +47,23 @@ typedef struct model_shared_cost {
  * capped at 16). Lanes outside `mask` are ignored; mask 0 or size 0
  * costs nothing.
  * Can't fail. */
-model_shared_cost model_shared_cost_of(const uint64_t addr[32], uint32_t mask,
+bank_shared_cost bank_shared_cost_of(const uint64_t addr[32], uint32_t mask,
                                        unsigned size);
 
 /* The worst bank degree over the whole warp, without phases: the largest
  * number of different 32-bit words that the lanes in `mask` touch in any
  * one bank, each lane touching the words of [addr[l], addr[l] + size).
  * This is the seed page's "n-way" ("bank degree over the words written"):
- * for 4-byte accesses it equals model_shared_cost_of's degree. 0 for mask 0.
+ * for 4-byte accesses it equals bank_shared_cost_of's degree. 0 for mask 0.
  * Can't fail. */
-unsigned model_bank_degree(const uint64_t addr[32], uint32_t mask,
+unsigned bank_conflict_degree(const uint64_t addr[32], uint32_t mask,
                            unsigned size);
 
 /* The number of distinct 32-byte sectors that the lanes in `mask` touch
  * when lane l accesses [addr[l], addr[l] + size). size 1..128 (larger is
  * treated as 128; PTX accesses are at most 16 bytes, a SASS width override
  * at most 32). 0 for mask 0 or size 0. Can't fail. */
-uint32_t model_global_sectors(const uint64_t addr[32], uint32_t mask,
+uint32_t bank_global_sectors(const uint64_t addr[32], uint32_t mask,
                               unsigned size);
 
 #endif /* CURED_MODEL_BANK_H */

@@ -1,26 +1,26 @@
 /* counters.h - the model's hardware view: what Nsight Compute would count
  * for a kernel, per kernel, per PTX instruction and per source line.
  *
- * defines: model_counter, model_counter_info, model_counter_describe,
- *          model_counters, model_counters_new, model_counters_free,
- *          model_counters_reset, model_counters_observer,
- *          model_sass_fact, model_counters_set_sass, model_counters_sass,
- *          model_counters_set_sass_skips, model_counters_sass_skips,
- *          model_counters_set_sass_width, model_counters_sass_width,
- *          model_counters_set_sass_label, model_counters_sass_label
+ * defines: cured_model_counter, cured_model_counter_info, cured_model_counter_describe,
+ *          cured_model_counters, cured_model_counters_new, cured_model_counters_free,
+ *          cured_model_counters_reset, cured_model_counters_observer,
+ *          cured_model_sass_fact, cured_model_counters_set_sass, cured_model_counters_sass,
+ *          cured_model_counters_set_sass_skips, cured_model_counters_sass_skips,
+ *          cured_model_counters_set_sass_width, cured_model_counters_sass_width,
+ *          cured_model_counters_set_sass_label, cured_model_counters_sass_label
  *          (these in counters_sass.c),
- *          model_counters_total, model_counters_totals, model_counters_at,
- *          model_counters_active_share, model_counters_by,
- *          model_counters_line, model_counters_lines,
- *          model_counters_function, model_counters_module,
- *          model_counters_complete,
- *          model_counters_print_table, model_counters_write_json
+ *          cured_model_counters_total, cured_model_counters_totals, cured_model_counters_at,
+ *          cured_model_counters_active_share, cured_model_counters_by,
+ *          cured_model_counters_line, cured_model_counters_lines,
+ *          cured_model_counters_function, cured_model_counters_module,
+ *          cured_model_counters_complete,
+ *          cured_model_counters_print_table, cured_model_counters_write_json
  *          (the last two are in counters_report.c)
  *
- * Usage: c = model_counters_new(module, entry); put
- * model_counters_observer(c) in the launch's observers; model_run; read the
- * totals, the rows, or print them; model_counters_free(c). Several launches
- * add up until model_counters_reset.
+ * Usage: c = cured_model_counters_new(module, entry); put
+ * cured_model_counters_observer(c) in the launch's observers; cured_model_run; read the
+ * totals, the rows, or print them; cured_model_counters_free(c). Several launches
+ * add up until cured_model_counters_reset.
  *
  * PTX, and SASS where it is known. The model runs the PTX nvcc emits, so
  * smsp__inst_executed.sum here is "PTX warp instructions issued", which
@@ -28,7 +28,7 @@
  * address arithmetic and control instructions, removes others, unrolls,
  * predicates short branches). The memory counters follow the SASS when
  * the matcher (sass_match.h) has said, per PTX memory instruction, what
- * ptxas made of it (model_counters_set_sass): how many SASS instructions
+ * ptxas made of it (cured_model_counters_set_sass): how many SASS instructions
  * of which widths (a merge: two ld.shared.f32 into one LDS.64; a split;
  * an ld.global.v4 of which two components are used: two LDG.E), whether
  * they carry a guard predicate, and which branches ptxas removed. Without
@@ -49,7 +49,7 @@
  *      instruction per piece too: when a branch at pc b is taken by every
  *      active lane of a warp (a conditional one, as the branch observer
  *      reports it, or an unconditional one, always), each pc in b's skip
- *      list (model_counters_set_sass_skips) counts once for that warp.
+ *      list (cured_model_counters_set_sass_skips) counts once for that warp.
  * The matcher builds a removed branch's skip list by walking the PTX from
  * b + 1 to the target: predicated memory instructions whose SASS sits in
  * the straight-line stretch of the SASS that the branch's own block falls
@@ -75,7 +75,8 @@
 #ifndef CURED_MODEL_COUNTERS_H
 #define CURED_MODEL_COUNTERS_H
 
-#include "model.h"
+#include "cured_model.h"
+#include "ptx.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -83,79 +84,79 @@
 /* ----------------------------------------------------------- counters */
 
 /* Every counter, with the Nsight Compute metric it stands for. */
-typedef enum model_counter {
-    MODEL_CTR_INST = 0,            /* smsp__inst_executed.sum (PTX) */
-    MODEL_CTR_THREAD_INST,         /* smsp__thread_inst_executed.sum */
-    MODEL_CTR_THREAD_INST_PRED_ON, /* smsp__thread_inst_executed_pred_on.sum */
-    MODEL_CTR_SHARED_LD,           /* smsp__inst_executed_op_shared_ld.sum */
-    MODEL_CTR_SHARED_ST,           /* smsp__inst_executed_op_shared_st.sum */
-    MODEL_CTR_SHARED_ATOM,         /* smsp__inst_executed_op_shared_atom.sum */
-    MODEL_CTR_SHARED_LD_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
-    MODEL_CTR_SHARED_ST_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
-    MODEL_CTR_SHARED_LD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
-    MODEL_CTR_SHARED_ST_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
-    MODEL_CTR_GLOBAL_LD,           /* smsp__inst_executed_op_global_ld.sum */
-    MODEL_CTR_GLOBAL_ST,           /* smsp__inst_executed_op_global_st.sum */
-    MODEL_CTR_GLOBAL_ATOM,         /* smsp__inst_executed_op_global_atom.sum */
-    MODEL_CTR_GLOBAL_RED,          /* smsp__inst_executed_op_global_red.sum */
-    MODEL_CTR_GLOBAL_LD_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
-    MODEL_CTR_GLOBAL_ST_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
-    MODEL_CTR_GLOBAL_ATOM_REQUESTS,/* l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum */
-    MODEL_CTR_GLOBAL_RED_REQUESTS, /* l1tex__t_requests_pipe_lsu_mem_global_op_red.sum */
-    MODEL_CTR_GLOBAL_LD_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
-    MODEL_CTR_GLOBAL_ST_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
-    MODEL_CTR_GLOBAL_ATOM_SECTORS, /* l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum */
-    MODEL_CTR_GLOBAL_RED_SECTORS,  /* l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum */
-    MODEL_CTR_LOCAL_LD,            /* smsp__inst_executed_op_local_ld.sum */
-    MODEL_CTR_LOCAL_ST,            /* smsp__inst_executed_op_local_st.sum */
-    MODEL_CTR_BRANCHES,            /* smsp__inst_executed_op_branch.sum (bra) */
-    MODEL_CTR_DIVERGENT_BRANCHES,  /* smsp__sass_branch_targets_threads_divergent.sum */
-    MODEL_CTR_BARRIERS,            /* sass__inst_executed_per_opcode, BAR */
-    MODEL_CTR_SHUFFLES,            /* sass__inst_executed_per_opcode, SHFL */
-    MODEL_CTR_VOTES,               /* sass__inst_executed_per_opcode, VOTE */
-    MODEL_CTR_COUNT
-} model_counter;
+typedef enum cured_model_counter {
+    CURED_MODEL_CTR_INST = 0,            /* smsp__inst_executed.sum (PTX) */
+    CURED_MODEL_CTR_THREAD_INST,         /* smsp__thread_inst_executed.sum */
+    CURED_MODEL_CTR_THREAD_INST_PRED_ON, /* smsp__thread_inst_executed_pred_on.sum */
+    CURED_MODEL_CTR_SHARED_LD,           /* smsp__inst_executed_op_shared_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST,           /* smsp__inst_executed_op_shared_st.sum */
+    CURED_MODEL_CTR_SHARED_ATOM,         /* smsp__inst_executed_op_shared_atom.sum */
+    CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
+    CURED_MODEL_CTR_SHARED_LD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_LD,           /* smsp__inst_executed_op_global_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST,           /* smsp__inst_executed_op_global_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM,         /* smsp__inst_executed_op_global_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED,          /* smsp__inst_executed_op_global_red.sum */
+    CURED_MODEL_CTR_GLOBAL_LD_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM_REQUESTS,/* l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED_REQUESTS, /* l1tex__t_requests_pipe_lsu_mem_global_op_red.sum */
+    CURED_MODEL_CTR_GLOBAL_LD_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM_SECTORS, /* l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED_SECTORS,  /* l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum */
+    CURED_MODEL_CTR_LOCAL_LD,            /* smsp__inst_executed_op_local_ld.sum */
+    CURED_MODEL_CTR_LOCAL_ST,            /* smsp__inst_executed_op_local_st.sum */
+    CURED_MODEL_CTR_BRANCHES,            /* smsp__inst_executed_op_branch.sum (bra) */
+    CURED_MODEL_CTR_DIVERGENT_BRANCHES,  /* smsp__sass_branch_targets_threads_divergent.sum */
+    CURED_MODEL_CTR_BARRIERS,            /* sass__inst_executed_per_opcode, BAR */
+    CURED_MODEL_CTR_SHUFFLES,            /* sass__inst_executed_per_opcode, SHFL */
+    CURED_MODEL_CTR_VOTES,               /* sass__inst_executed_per_opcode, VOTE */
+    CURED_MODEL_CTR_COUNT
+} cured_model_counter;
 
 /* What a counter is: `key` is a short snake_case name for tables and for
  * code ("shared_ld_wavefronts"), `metric` the Nsight Compute metric name,
  * `what` one line of meaning. */
-typedef struct model_counter_info {
+typedef struct cured_model_counter_info {
     const char *key;
     const char *metric;
     const char *what;
-} model_counter_info;
+} cured_model_counter_info;
 
 /* The description of counter `id`, or NULL when id is out of range. */
-const model_counter_info *model_counter_describe(model_counter id);
+const cured_model_counter_info *cured_model_counter_describe(cured_model_counter id);
 
 /* ----------------------------------------------------------- the view */
 
-typedef struct model_counters model_counters;
+typedef struct cured_model_counters cured_model_counters;
 
 /* New, zeroed counters for kernels of `module` (which must outlive them);
  * `function` is the entry being launched (reports name it first). Every
  * function of the module is counted (a called .func too). Returns NULL when
  * out of host memory or when function is not a function of the module. */
-model_counters *model_counters_new(const ptx_module *module, int function);
+cured_model_counters *cured_model_counters_new(const cured_model_module *module, int function);
 
 /* Frees the counters. NULL is fine. */
-void model_counters_free(model_counters *c);
+void cured_model_counters_free(cured_model_counters *c);
 
 /* Zeroes every count (SASS facts and skip lists are kept). */
-void model_counters_reset(model_counters *c);
+void cured_model_counters_reset(cured_model_counters *c);
 
-/* The observer to put in model_launch.observers. Its ctx is c. */
-model_observer model_counters_observer(model_counters *c);
+/* The observer to put in cured_model_launch.observers. Its ctx is c. */
+cured_model_observer cured_model_counters_observer(cured_model_counters *c);
 
 /* ------------------------------------------------------------- SASS */
 
-#define MODEL_SASS_MAX_PIECES 8
+#define CURED_MODEL_SASS_MAX_PIECES 8
 
 /* What ptxas made of one PTX memory instruction. A piece is one SASS
  * memory instruction: each lane accesses width bytes at its PTX address +
  * offset (an offset may be negative: the carrier of a merge whose other
  * half came first). */
-typedef struct model_sass_fact {
+typedef struct cured_model_sass_fact {
     uint8_t npieces;     /* SASS instructions it became; 0: folded into
                             another PTX instruction's piece (counts nothing) */
     uint8_t space;       /* ptx_space of the SASS instruction: SHARED, GLOBAL,
@@ -163,19 +164,19 @@ typedef struct model_sass_fact {
     uint8_t predicated;  /* the SASS carries a guard predicate (rules above) */
     uint8_t reduction;   /* a RED (nothing returned): counted as global_red
                             even where the PTX says atom */
-    int16_t offset[MODEL_SASS_MAX_PIECES];
-    uint8_t width[MODEL_SASS_MAX_PIECES];
-} model_sass_fact;
+    int16_t offset[CURED_MODEL_SASS_MAX_PIECES];
+    uint8_t width[CURED_MODEL_SASS_MAX_PIECES];
+} cured_model_sass_fact;
 
 /* Says what ptxas made of the memory instruction at (function, pc); a NULL
  * fact removes it (the instruction counts as the PTX says). Returns 0, or
- * -1 for a bad function/pc, a fact with more than MODEL_SASS_MAX_PIECES
+ * -1 for a bad function/pc, a fact with more than CURED_MODEL_SASS_MAX_PIECES
  * pieces or a width of 0 or over 32, or out of host memory. */
-int model_counters_set_sass(model_counters *c, int function, int pc,
-                            const model_sass_fact *fact);
+int cured_model_counters_set_sass(cured_model_counters *c, int function, int pc,
+                            const cured_model_sass_fact *fact);
 
 /* The fact at (function, pc), or NULL when there is none. */
-const model_sass_fact *model_counters_sass(const model_counters *c,
+const cured_model_sass_fact *cured_model_counters_sass(const cured_model_counters *c,
                                            int function, int pc);
 
 /* Gives the branch at (function, pc) its skip list: the pcs of memory
@@ -183,21 +184,21 @@ const model_sass_fact *model_counters_sass(const model_counters *c,
  * jumps over them with all its active lanes (rule (2) above); n == 0
  * removes it. The pcs must be in the function. Returns 0, or -1 for a bad
  * function, pc or list, or out of host memory. */
-int model_counters_set_sass_skips(model_counters *c, int function, int pc,
+int cured_model_counters_set_sass_skips(cured_model_counters *c, int function, int pc,
                                   const int32_t *pcs, int n);
 
 /* The skip list of the branch at (function, pc): its length, and the pcs
  * in *pcs (NULL when there are none). */
-int model_counters_sass_skips(const model_counters *c, int function, int pc,
+int cured_model_counters_sass_skips(const cured_model_counters *c, int function, int pc,
                               const int32_t **pcs);
 
 /* Names where the facts came from ("catalogue.sass, nvdisasm -gp"), for
  * the reports; NULL (the default) means PTX-level counts. The text is
  * copied (truncated to 200 bytes). */
-void model_counters_set_sass_label(model_counters *c, const char *label);
+void cured_model_counters_set_sass_label(cured_model_counters *c, const char *label);
 
 /* That name, or NULL when the counts are PTX-level. */
-const char *model_counters_sass_label(const model_counters *c);
+const char *cured_model_counters_sass_label(const cured_model_counters *c);
 
 /* The simple form of a fact: ptxas turned the memory instruction at
  * (function, pc) into SASS accesses of `width` bytes per lane.
@@ -207,82 +208,82 @@ const char *model_counters_sass_label(const model_counters *c);
  *                    (a merge: two adjacent 4-byte loads become one 8-byte);
  *   width <  size    ceil(size / width) accesses of `width` bytes at the
  *                    lane's address + k * width (a split);
- * where size is the PTX access's bytes per lane. MODEL_SASS_WIDTH_PTX
+ * where size is the PTX access's bytes per lane. CURED_MODEL_SASS_WIDTH_PTX
  * removes the fact. Returns 0, or -1 for a bad function/pc or one that is
  * no memory instruction, a width over 32, more pieces than
- * MODEL_SASS_MAX_PIECES, or out of host memory. */
-#define MODEL_SASS_WIDTH_PTX (-1)
-int model_counters_set_sass_width(model_counters *c, int function, int pc,
+ * CURED_MODEL_SASS_MAX_PIECES, or out of host memory. */
+#define CURED_MODEL_SASS_WIDTH_PTX (-1)
+int cured_model_counters_set_sass_width(cured_model_counters *c, int function, int pc,
                                   int width);
 
 /* The width of the fact at (function, pc): 0 when folded, its first
- * piece's width otherwise, MODEL_SASS_WIDTH_PTX when there is none (or the
+ * piece's width otherwise, CURED_MODEL_SASS_WIDTH_PTX when there is none (or the
  * function/pc is out of range). */
-int model_counters_sass_width(const model_counters *c, int function, int pc);
+int cured_model_counters_sass_width(const cured_model_counters *c, int function, int pc);
 
 /* The kernel-wide total of one counter (0 for an id out of range). */
-uint64_t model_counters_total(const model_counters *c, model_counter id);
+uint64_t cured_model_counters_total(const cured_model_counters *c, cured_model_counter id);
 
-/* All totals, indexed by model_counter (MODEL_CTR_COUNT values). */
-const uint64_t *model_counters_totals(const model_counters *c);
+/* All totals, indexed by cured_model_counter (CURED_MODEL_CTR_COUNT values). */
+const uint64_t *cured_model_counters_totals(const cured_model_counters *c);
 
-/* The counts of the instruction at (function, pc), MODEL_CTR_COUNT values,
+/* The counts of the instruction at (function, pc), CURED_MODEL_CTR_COUNT values,
  * or NULL when out of range or when that function never ran. */
-const uint64_t *model_counters_at(const model_counters *c, int function,
+const uint64_t *cured_model_counters_at(const cured_model_counters *c, int function,
                                   int pc);
 
 /* The active-lane share: thread instructions / (warp instructions * 32),
  * i.e. smsp__thread_inst_executed_per_inst_executed.ratio / 32 (the old
  * warp execution efficiency). 0 when nothing ran. */
-double model_counters_active_share(const model_counters *c);
+double cured_model_counters_active_share(const cured_model_counters *c);
 
-/* The entry given to model_counters_new, and the module. */
-int model_counters_function(const model_counters *c);
-const ptx_module *model_counters_module(const model_counters *c);
+/* The entry given to cured_model_counters_new, and the module. */
+int cured_model_counters_function(const cured_model_counters *c);
+const cured_model_module *cured_model_counters_module(const cured_model_counters *c);
 
 /* 1 when every event was counted, 0 when the per-instruction rows of some
  * function could not be allocated (its counts are then in the totals only). */
-int model_counters_complete(const model_counters *c);
+int cured_model_counters_complete(const cured_model_counters *c);
 
 /* --------------------------------------------------------------- rows */
 
 /* How rows are keyed. */
-typedef enum model_counters_by {
-    MODEL_BY_TOTAL = 0, /* no rows: the kernel's totals only */
-    MODEL_BY_SOURCE,    /* ptx_instr.src_file/src_line: the innermost .loc
+typedef enum cured_model_counters_by {
+    CURED_MODEL_BY_TOTAL = 0, /* no rows: the kernel's totals only */
+    CURED_MODEL_BY_SOURCE,    /* ptx_instr.src_file/src_line: the innermost .loc
                            (inside an inlined function: that function's line) */
-    MODEL_BY_SITE,      /* ptx_instr.site_file/site_line: the outermost
+    CURED_MODEL_BY_SITE,      /* ptx_instr.site_file/site_line: the outermost
                            (the kernel's own line for inlined code) */
-    MODEL_BY_PTX        /* ptx_instr.ptx_line: one row per instruction */
-} model_counters_by;
+    CURED_MODEL_BY_PTX        /* ptx_instr.ptx_line: one row per instruction */
+} cured_model_counters_by;
 
 /* One row: the sum of the counts of the instructions of one function that
- * share a key. For MODEL_BY_PTX, file is 0 and line the PTX line. Lines
+ * share a key. For CURED_MODEL_BY_PTX, file is 0 and line the PTX line. Lines
  * with no .loc (line 0) are a row of their own. */
-typedef struct model_counters_line {
+typedef struct cured_model_counters_line {
     int function;
     uint16_t file;
     uint32_t line;
     int first_pc;            /* the lowest pc in the row */
-    uint64_t v[MODEL_CTR_COUNT];
-} model_counters_line;
+    uint64_t v[CURED_MODEL_CTR_COUNT];
+} cured_model_counters_line;
 
 /* The rows of `function` (-1: the entry) keyed by `by`, sorted by file then
  * line, only those where something was counted (an instruction ran, or a
  * warp skipped a predicated SASS access). Stores a malloc'ed array in
  * *rows (the caller frees it; NULL when there are none) and returns the row
  * count, or -1 when out of host memory or for a bad function or by. */
-int model_counters_lines(const model_counters *c, int function,
-                         model_counters_by by, model_counters_line **rows);
+int cured_model_counters_lines(const cured_model_counters *c, int function,
+                         cured_model_counters_by by, cured_model_counters_line **rows);
 
 /* ------------------------------------------------------------ reports */
 
 /* Prints the totals (each with its ncu metric name) and, unless by is
- * MODEL_BY_TOTAL, one table row per line of each function that ran, as
+ * CURED_MODEL_BY_TOTAL, one table row per line of each function that ran, as
  * aligned plain text. Returns 0, or -1 when out of host memory or on a
  * write error. */
-int model_counters_print_table(FILE *out, const model_counters *c,
-                               model_counters_by by);
+int cured_model_counters_print_table(FILE *out, const cured_model_counters *c,
+                               cured_model_counters_by by);
 
 /* Writes the counts as one JSON object: the kernel's name, a note on PTX vs
  * SASS, "totals" keyed by ncu metric name, "derived" (the active-lane share),
@@ -290,6 +291,6 @@ int model_counters_print_table(FILE *out, const model_counters *c,
  * (by source) and "ptx" (by instruction) rows whose counts are keyed by the
  * counters' short keys, non-zero ones only. Returns 0, or -1 when out of host
  * memory or on a write error. */
-int model_counters_write_json(FILE *out, const model_counters *c);
+int cured_model_counters_write_json(FILE *out, const cured_model_counters *c);
 
 #endif /* CURED_MODEL_COUNTERS_H */

@@ -1,21 +1,21 @@
-/* seed_view_report.c - the seed page's table and its JSON, from seed views.
+/* step_view_report.c - the seed page's table and its JSON, from seed views.
  *
- * defines: model_seed_table_header, model_seed_view_format_row,
- *          model_seed_view_print_table, model_seed_view_write_json
+ * defines: cured_model_step_table_header, cured_model_step_view_format_row,
+ *          cured_model_step_view_print_table, cured_model_step_view_write_json
  */
 #include "json_out.h"
-#include "seed_view.h"
+#include "step_view.h"
 
 #include <string.h>
 
 /* The header of the page's table as ANCHORS.md gives it; one place to change it. */
-const char model_seed_table_header[] =
+const char cured_model_step_table_header[] =
     "| version | shared-memory accesses | `__syncthreads()` | "
     "worst bank conflict | divergent warps (first step) |\n"
     "|---|---|---|---|---|\n";
 
-int model_seed_view_format_row(char *buf, size_t size, const char *label,
-                               const model_seed_summary *s)
+int cured_model_step_view_format_row(char *buf, size_t size, const char *label,
+                               const cured_model_step_summary *s)
 {
     char worst[24], first[40];
     if (s->worst_bank_degree == 0)
@@ -32,25 +32,25 @@ int model_seed_view_format_row(char *buf, size_t size, const char *label,
                     (unsigned long long)s->barriers, worst, first);
 }
 
-int model_seed_view_print_table(FILE *out, const char *const names[],
-                                const model_seed_view *const views[], int count)
+int cured_model_step_view_print_table(FILE *out, const char *const names[],
+                                const cured_model_step_view *const views[], int count)
 {
-    fputs(model_seed_table_header, out);
+    fputs(cured_model_step_table_header, out);
     for (int i = 0; i < count; i++) {
         char row[256];
-        model_seed_summary s = model_seed_view_summary(views[i]);
-        model_seed_view_format_row(row, sizeof row, names[i], &s);
+        cured_model_step_summary s = cured_model_step_view_summary(views[i]);
+        cured_model_step_view_format_row(row, sizeof row, names[i], &s);
         fprintf(out, "%s\n", row);
     }
     return ferror(out) ? -1 : 0;
 }
 
-int model_seed_view_write_json(FILE *out, const char *const names[],
-                               const model_seed_view *const views[], int count)
+int cured_model_step_view_write_json(FILE *out, const char *const names[],
+                               const cured_model_step_view *const views[], int count)
 {
     fputc('[', out);
     for (int i = 0; i < count; i++) {
-        model_seed_summary s = model_seed_view_summary(views[i]);
+        cured_model_step_summary s = cured_model_step_view_summary(views[i]);
         fprintf(out, "%s\n  {\"version\": ", i ? "," : "");
         cured_json_string(out, names[i]);
         fprintf(out,
@@ -71,9 +71,9 @@ int model_seed_view_write_json(FILE *out, const char *const names[],
                 (unsigned long long)s.initial_stores,
                 (unsigned long long)s.initial_barriers,
                 (unsigned long long)s.final_reads, (unsigned)s.blocks,
-                model_seed_view_complete(views[i]) ? "true" : "false");
-        const model_seed_step *steps;
-        int n = model_seed_view_steps(views[i], &steps);
+                cured_model_step_view_complete(views[i]) ? "true" : "false");
+        const cured_model_step *steps;
+        int n = cured_model_step_view_steps(views[i], &steps);
         for (int k = 0; k < n; k++)
             fprintf(out,
                     "%s\n     {\"block\": %u, \"interval\": %u, \"accesses\": %llu, "

@@ -1,13 +1,14 @@
-/* seed_view.c - the seed page's view as a model observer: counted shared
+/* step_view.c - the seed page's view as a model observer: counted shared
  * accesses and barriers, barrier intervals and tree steps (the rules are in
- * seed_view.h; register purity is seed_view_taint.c's, the words a thread
- * read seed_view_words.c's).
+ * step_view.h; register purity is step_view_taint.c's, the words a thread
+ * read step_view_words.c's).
  *
- * defines: model_seed_view_new, model_seed_view_free, model_seed_view_reset,
- *          model_seed_view_observer, model_seed_view_summary,
- *          model_seed_view_steps, model_seed_view_complete
+ * defines: cured_model_step_view_new, cured_model_step_view_free, cured_model_step_view_reset,
+ *          cured_model_step_view_observer, cured_model_step_view_summary,
+ *          cured_model_step_view_steps, cured_model_step_view_complete
  */
-#include "seed_view_impl.h"
+#include "step_view_impl.h"
+#include "ptx.h"
 
 #include "bank.h"
 
@@ -41,7 +42,7 @@ static unsigned popcount32(uint32_t x)
 /* ------------------------------------------------------------ intervals */
 
 /* Opens interval `index` of the current block. */
-static void open_interval(model_seed_view *v, uint32_t index)
+static void open_interval(cured_model_step_view *v, uint32_t index)
 {
     v->epoch++;
     memset(v->lanes, 0, v->nwarps * sizeof *v->lanes);
@@ -61,7 +62,7 @@ static void open_interval(model_seed_view *v, uint32_t index)
 
 /* Closes the open interval: counts its warps and keeps it as a step if it
  * was one. */
-static void close_interval(model_seed_view *v)
+static void close_interval(cured_model_step_view *v)
 {
     if (v->cur < 0)
         return;
@@ -69,8 +70,8 @@ static void close_interval(model_seed_view *v)
     for (uint32_t w = 0; w < v->nwarps; w++) {
         unsigned n = popcount32(v->lanes[w]);
         uint32_t present = v->nthreads - 32 * w;
-        if (present > MODEL_WARP_SIZE)
-            present = MODEL_WARP_SIZE;
+        if (present > CURED_MODEL_WARP_SIZE)
+            present = CURED_MODEL_WARP_SIZE;
         if (n == 0)
             continue;
         in->s.warps++;
@@ -93,7 +94,7 @@ static void close_interval(model_seed_view *v)
 
 static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
 {
-    model_seed_view *v = ctx;
+    cured_model_step_view *v = ctx;
     v->in_block = 0;
     if (threads > v->cap_threads) {
         uint32_t nw = (threads + 31) / 32;
@@ -127,23 +128,23 @@ static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
     v->pending_initial = 0;
     v->nsubtracted = 0;
     v->blocks++;
-    seed_taint_reset(v);
+    step_taint_reset(v);
     open_interval(v, 0);
     v->in_block = 1;
 }
 
 static void on_block_end(void *ctx, uint32_t block)
 {
-    model_seed_view *v = ctx;
+    cured_model_step_view *v = ctx;
     (void)block;
     if (v->in_block)
         close_interval(v);
     v->in_block = 0;
 }
 
-static void on_barrier(void *ctx, const model_event *e, uint32_t id)
+static void on_barrier(void *ctx, const cured_model_event *e, uint32_t id)
 {
-    model_seed_view *v = ctx;
+    cured_model_step_view *v = ctx;
     (void)e;
     (void)id;
     if (!v->in_block)
@@ -159,9 +160,9 @@ static void on_barrier(void *ctx, const model_event *e, uint32_t id)
     open_interval(v, next);
 }
 
-static void on_instr(void *ctx, const model_event *e)
+static void on_instr(void *ctx, const cured_model_event *e)
 {
-    model_seed_view *v = ctx;
+    cured_model_step_view *v = ctx;
     const ptx_instr *ins = e->ins;
     if (!v->in_block || e->warp >= v->nwarps)
         return;
@@ -172,14 +173,14 @@ static void on_instr(void *ctx, const model_event *e)
     }
     if (ins->ndst == 0 || ins->op == PTX_OP_CALL || e->guard_true == 0)
         return;
-    taint_file *t = seed_taint_of(v, e->function);
+    taint_file *t = step_taint_of(v, e->function);
     if (t == NULL)
         return;
     const ptx_function *fn = &v->module->functions[e->function];
-    for (uint32_t lane = 0; lane < MODEL_WARP_SIZE; lane++) {
+    for (uint32_t lane = 0; lane < CURED_MODEL_WARP_SIZE; lane++) {
         if (!(e->guard_true & (1u << lane)))
             continue;
-        uint32_t thread = e->warp * MODEL_WARP_SIZE + lane;
+        uint32_t thread = e->warp * CURED_MODEL_WARP_SIZE + lane;
         if (thread >= v->nthreads)
             continue;
         int pure;
@@ -187,7 +188,7 @@ static void on_instr(void *ctx, const model_event *e)
         switch (ins->op) {
         case PTX_OP_LD:
         case PTX_OP_LDU:   /* shared and generic: refined by on_access */
-            pure = seed_space_pure(ins->space, fn->is_entry);
+            pure = step_space_pure(ins->space, fn->is_entry);
             break;
         case PTX_OP_ATOM:
         case PTX_OP_SHFL:
@@ -197,26 +198,26 @@ static void on_instr(void *ctx, const model_event *e)
             pure = 0;
             break;
         default:
-            pure = seed_sources_pure(t, fn->nregs, thread, ins, ins->ndst, ins->nops,
+            pure = step_sources_pure(t, fn->nregs, thread, ins, ins->ndst, ins->nops,
                                      &origin);
             if (ins->op != PTX_OP_MOV && ins->op != PTX_OP_CVT)
                 origin = 0;
             break;
         }
-        seed_set_dsts(t, fn->nregs, thread, ins, pure, origin);
+        step_set_dsts(t, fn->nregs, thread, ins, pure, origin);
     }
 }
 
 /* Takes the final reads that `thread` stores to global memory back out. */
-static void take_back_final_reads(model_seed_view *v, const taint_file *t,
+static void take_back_final_reads(cured_model_step_view *v, const taint_file *t,
                                   int nregs, uint32_t thread,
                                   const ptx_instr *ins)
 {
     int from, to;
-    seed_value_operands(ins, &from, &to);
+    step_value_operands(ins, &from, &to);
     for (int k = from; k < to && k < PTX_MAX_OPERANDS; k++) {
         int32_t slots[5];
-        int n = seed_operand_regs(&ins->ops[k], slots);
+        int n = step_operand_regs(&ins->ops[k], slots);
         for (int i = 0; i < n; i++) {
             if (slots[i] >= nregs)
                 continue;
@@ -247,7 +248,7 @@ static void take_back_final_reads(model_seed_view *v, const taint_file *t,
 }
 
 /* Counts one lane's shared access in the open interval. */
-static void count_access(model_seed_view *v, uint32_t warp, uint32_t lane)
+static void count_access(cured_model_step_view *v, uint32_t warp, uint32_t lane)
 {
     v->accesses++;
     v->intervals[v->cur].s.accesses++;
@@ -255,7 +256,7 @@ static void count_access(model_seed_view *v, uint32_t warp, uint32_t lane)
 }
 
 /* Marks `thread` adding in the open interval (rule 5). */
-static void mark_adding(model_seed_view *v, uint32_t thread)
+static void mark_adding(cured_model_step_view *v, uint32_t thread)
 {
     interval *in = &v->intervals[v->cur];
     in->tree = 1;
@@ -266,36 +267,36 @@ static void mark_adding(model_seed_view *v, uint32_t thread)
 }
 
 /* A shared access: loads, stores and atomics, lane by lane. */
-static void shared_access(model_seed_view *v, const model_access *a,
+static void shared_access(cured_model_step_view *v, const cured_model_access *a,
                           taint_file *t, int nregs)
 {
-    const model_event *e = a->event;
+    const cured_model_event *e = a->event;
     const ptx_instr *ins = e->ins;
     unsigned size = a->size ? a->size : 1;
     uint32_t counted = 0;
-    for (uint32_t lane = 0; lane < MODEL_WARP_SIZE; lane++) {
+    for (uint32_t lane = 0; lane < CURED_MODEL_WARP_SIZE; lane++) {
         if (!(a->mask & (1u << lane)))
             continue;
-        uint32_t thread = e->warp * MODEL_WARP_SIZE + lane;
+        uint32_t thread = e->warp * CURED_MODEL_WARP_SIZE + lane;
         if (thread >= v->nthreads)
             continue;
-        uint32_t first = (uint32_t)(a->addr[lane] / MODEL_BANK_BYTES);
-        uint32_t last = (uint32_t)((a->addr[lane] + size - 1) / MODEL_BANK_BYTES);
-        if (a->kind == MODEL_LOAD) {
+        uint32_t first = (uint32_t)(a->addr[lane] / BANK_BYTES);
+        uint32_t last = (uint32_t)((a->addr[lane] + size - 1) / BANK_BYTES);
+        if (a->kind == CURED_MODEL_LOAD) {
             count_access(v, e->warp, lane);
             for (uint32_t w = first; w <= last; w++)
-                if (seed_words_add(&v->reads[thread], v->epoch, w) < 0)
+                if (step_words_add(&v->reads[thread], v->epoch, w) < 0)
                     v->incomplete = 1;
             uint64_t origin = ((uint64_t)(v->cur + 1) << 32) |
                               (++v->load_seq & 0xffffffffu);
-            seed_set_dsts(t, nregs, thread, ins, 0, origin);
+            step_set_dsts(t, nregs, thread, ins, 0, origin);
             continue;
         }
-        if (a->kind == MODEL_STORE) {
+        if (a->kind == CURED_MODEL_STORE) {
             int from, to;
             uint64_t unused;
-            seed_value_operands(ins, &from, &to);
-            if (seed_sources_pure(t, nregs, thread, ins, from, to, &unused)) {
+            step_value_operands(ins, &from, &to);
+            if (step_sources_pure(t, nregs, thread, ins, from, to, &unused)) {
                 v->initial_stores++;
                 v->pending_initial = 1;
                 continue;
@@ -303,7 +304,7 @@ static void shared_access(model_seed_view *v, const model_access *a,
             count_access(v, e->warp, lane);
             counted |= 1u << lane;
             for (uint32_t w = first; w <= last; w++)
-                if (seed_words_contains(&v->reads[thread], v->epoch, w)) {
+                if (step_words_contains(&v->reads[thread], v->epoch, w)) {
                     mark_adding(v, thread);
                     break;
                 }
@@ -315,19 +316,19 @@ static void shared_access(model_seed_view *v, const model_access *a,
         mark_adding(v, thread);
     }
     if (counted) {
-        unsigned degree = model_bank_degree(a->addr, counted, size);
+        unsigned degree = bank_conflict_degree(a->addr, counted, size);
         if (degree > v->intervals[v->cur].s.bank_degree)
             v->intervals[v->cur].s.bank_degree = degree;
     }
 }
 
-static void on_access(void *ctx, const model_access *a)
+static void on_access(void *ctx, const cured_model_access *a)
 {
-    model_seed_view *v = ctx;
-    const model_event *e = a->event;
+    cured_model_step_view *v = ctx;
+    const cured_model_event *e = a->event;
     if (!v->in_block || v->cur < 0 || e->warp >= v->nwarps)
         return;
-    taint_file *t = seed_taint_of(v, e->function);
+    taint_file *t = step_taint_of(v, e->function);
     if (t == NULL)
         return;
     const ptx_function *fn = &v->module->functions[e->function];
@@ -335,25 +336,25 @@ static void on_access(void *ctx, const model_access *a)
         shared_access(v, a, t, fn->nregs);
         return;
     }
-    for (uint32_t lane = 0; lane < MODEL_WARP_SIZE; lane++) {
+    for (uint32_t lane = 0; lane < CURED_MODEL_WARP_SIZE; lane++) {
         if (!(a->mask & (1u << lane)))
             continue;
-        uint32_t thread = e->warp * MODEL_WARP_SIZE + lane;
+        uint32_t thread = e->warp * CURED_MODEL_WARP_SIZE + lane;
         if (thread >= v->nthreads)
             continue;
-        if (a->kind == MODEL_LOAD) {
+        if (a->kind == CURED_MODEL_LOAD) {
             /* a generic load that resolved to global memory is pure input */
-            seed_set_dsts(t, fn->nregs, thread, e->ins,
-                          seed_space_pure(a->space, fn->is_entry), 0);
+            step_set_dsts(t, fn->nregs, thread, e->ins,
+                          step_space_pure(a->space, fn->is_entry), 0);
         } else if (a->space == PTX_S_GLOBAL) {
             take_back_final_reads(v, t, fn->nregs, thread, e->ins);
         }
     }
 }
 
-model_observer model_seed_view_observer(model_seed_view *v)
+cured_model_observer cured_model_step_view_observer(cured_model_step_view *v)
 {
-    model_observer o;
+    cured_model_observer o;
     memset(&o, 0, sizeof o);
     o.ctx = v;
     o.block_begin = on_block_begin;
@@ -366,11 +367,11 @@ model_observer model_seed_view_observer(model_seed_view *v)
 
 /* ------------------------------------------------------- life and reads */
 
-model_seed_view *model_seed_view_new(const ptx_module *module, int function)
+cured_model_step_view *cured_model_step_view_new(const cured_model_module *module, int function)
 {
     if (module == NULL || function < 0 || function >= module->nfunctions)
         return NULL;
-    model_seed_view *v = calloc(1, sizeof *v);
+    cured_model_step_view *v = calloc(1, sizeof *v);
     if (v == NULL)
         return NULL;
     v->module = module;
@@ -384,7 +385,7 @@ model_seed_view *model_seed_view_new(const ptx_module *module, int function)
     return v;
 }
 
-void model_seed_view_free(model_seed_view *v)
+void cured_model_step_view_free(cured_model_step_view *v)
 {
     if (v == NULL)
         return;
@@ -405,7 +406,7 @@ void model_seed_view_free(model_seed_view *v)
     free(v);
 }
 
-void model_seed_view_reset(model_seed_view *v)
+void cured_model_step_view_reset(cured_model_step_view *v)
 {
     v->accesses = v->barriers = v->initial_stores = 0;
     v->initial_barriers = v->final_reads = v->shuffles = 0;
@@ -416,9 +417,9 @@ void model_seed_view_reset(model_seed_view *v)
     v->incomplete = 0;
 }
 
-model_seed_summary model_seed_view_summary(const model_seed_view *v)
+cured_model_step_summary cured_model_step_view_summary(const cured_model_step_view *v)
 {
-    model_seed_summary s;
+    cured_model_step_summary s;
     memset(&s, 0, sizeof s);
     s.accesses = v->accesses;
     s.barriers = v->barriers;
@@ -440,13 +441,13 @@ model_seed_summary model_seed_view_summary(const model_seed_view *v)
     return s;
 }
 
-int model_seed_view_steps(const model_seed_view *v, const model_seed_step **steps)
+int cured_model_step_view_steps(const cured_model_step_view *v, const cured_model_step **steps)
 {
     *steps = v->steps;
     return v->nsteps;
 }
 
-int model_seed_view_complete(const model_seed_view *v)
+int cured_model_step_view_complete(const cured_model_step_view *v)
 {
     return !v->incomplete;
 }

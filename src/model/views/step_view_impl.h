@@ -1,18 +1,19 @@
-/* seed_view_impl.h - the seed view's internal state, shared by
- * seed_view.c (the observer: counts, intervals, steps), seed_view_taint.c
+/* step_view_impl.h - the seed view's internal state, shared by
+ * step_view.c (the observer: counts, intervals, steps), step_view_taint.c
  * (rules 1 and 3: per-thread register purity and shared-load origins) and
- * seed_view_words.c (the words each thread read in an interval). Not an
- * API: only seed_view*.c include it.
+ * step_view_words.c (the words each thread read in an interval). Not an
+ * API: only step_view*.c include it.
  *
- * defines: word_set, taint_file, interval, struct model_seed_view,
- *          seed_words_add, seed_words_contains, seed_taint_of,
- *          seed_taint_reset, seed_operand_regs, seed_sources_pure,
- *          seed_set_dsts, seed_space_pure, seed_value_operands
+ * defines: word_set, taint_file, interval, struct cured_model_step_view,
+ *          step_words_add, step_words_contains, step_taint_of,
+ *          step_taint_reset, step_operand_regs, step_sources_pure,
+ *          step_set_dsts, step_space_pure, step_value_operands
  */
 #ifndef CURED_MODEL_SEED_VIEW_IMPL_H
 #define CURED_MODEL_SEED_VIEW_IMPL_H
 
-#include "seed_view.h"
+#include "step_view.h"
+#include "ptx.h"
 
 #include <stdint.h>
 
@@ -36,13 +37,13 @@ typedef struct taint_file {
 /* A barrier interval of some block; `step` is its index in steps[] once it
  * closed as a tree step, else -1. */
 typedef struct interval {
-    model_seed_step s;
+    cured_model_step s;
     int tree;
     int step;
 } interval;
 
-struct model_seed_view {
-    const ptx_module *module;
+struct cured_model_step_view {
+    const cured_model_module *module;
     int function;
     int incomplete;
 
@@ -53,7 +54,7 @@ struct model_seed_view {
 
     interval *intervals;
     int nintervals, cap_intervals;
-    model_seed_step *steps;
+    cured_model_step *steps;
     int nsteps, cap_steps;
 
     /* the block running */
@@ -72,45 +73,45 @@ struct model_seed_view {
     taint_file *taint;        /* per function of the module */
 };
 
-/* ------------------------------------------- word sets (seed_view_words.c) */
+/* ------------------------------------------- word sets (step_view_words.c) */
 
 /* Adds word to s, first emptying s when it belongs to an older epoch than
  * `epoch`. Returns 0, or -1 when out of host memory. */
-int seed_words_add(word_set *s, uint32_t epoch, uint32_t word);
+int step_words_add(word_set *s, uint32_t epoch, uint32_t word);
 
 /* 1 when s holds word in `epoch` (emptying s when it is older), else 0. */
-int seed_words_contains(word_set *s, uint32_t epoch, uint32_t word);
+int step_words_contains(word_set *s, uint32_t epoch, uint32_t word);
 
-/* ----------------------------------------------- taint (seed_view_taint.c) */
+/* ----------------------------------------------- taint (step_view_taint.c) */
 
 /* The taint file of `function` for the current block, allocated (all pure,
  * no origin) on first use; NULL when out of host memory (v->incomplete is
  * then set) or for a function out of range. */
-taint_file *seed_taint_of(model_seed_view *v, int function);
+taint_file *step_taint_of(cured_model_step_view *v, int function);
 
 /* Clears every allocated taint file for a new block. */
-void seed_taint_reset(model_seed_view *v);
+void step_taint_reset(cured_model_step_view *v);
 
 /* Stores in slots[] the register slots operand `op` reads or names (a REG,
  * the registers of a VEC, an ADDR's base register); returns how many (at
  * most 4). */
-int seed_operand_regs(const ptx_operand *op, int32_t slots[5]);
+int step_operand_regs(const ptx_operand *op, int32_t slots[5]);
 
 /* Whether the registers of operands [from, to) of ins are all pure for
  * `thread`; *origin gets the origin of the single register source when the
  * operands are one REG (for mov/cvt), else 0. */
-int seed_sources_pure(const taint_file *t, int nregs, uint32_t thread,
+int step_sources_pure(const taint_file *t, int nregs, uint32_t thread,
                       const ptx_instr *ins, int from, int to, uint64_t *origin);
 
 /* Sets the destination registers of ins for `thread`. */
-void seed_set_dsts(taint_file *t, int nregs, uint32_t thread,
+void step_set_dsts(taint_file *t, int nregs, uint32_t thread,
                    const ptx_instr *ins, int pure, uint64_t origin);
 
 /* Whether a load from `space` gives a pure value (rule 1). */
-int seed_space_pure(int space, int is_entry);
+int step_space_pure(int space, int is_entry);
 
 /* The first operand holding the value a store/atom/red writes, and the
  * end of those operands. */
-void seed_value_operands(const ptx_instr *ins, int *from, int *to);
+void step_value_operands(const ptx_instr *ins, int *from, int *to);
 
 #endif /* CURED_MODEL_SEED_VIEW_IMPL_H */

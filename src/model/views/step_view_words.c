@@ -1,11 +1,11 @@
-/* seed_view_words.c - the words one thread read in the current barrier
- * interval (rule 5 of seed_view.h: a thread that writes a word it read is
+/* step_view_words.c - the words one thread read in the current barrier
+ * interval (rule 5 of step_view.h: a thread that writes a word it read is
  * adding): an open-addressing set of word + 1 (0 = empty), emptied lazily
  * when the epoch moves on.
  *
- * defines: seed_words_add, seed_words_contains
+ * defines: step_words_add, step_words_contains
  */
-#include "seed_view_impl.h"
+#include "step_view_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,7 @@ static void set_touch(word_set *s, uint32_t epoch)
     }
 }
 
-int seed_words_contains(word_set *s, uint32_t epoch, uint32_t word)
+int step_words_contains(word_set *s, uint32_t epoch, uint32_t word)
 {
     set_touch(s, epoch);
     if (s->cap == 0)
@@ -40,10 +40,10 @@ int seed_words_contains(word_set *s, uint32_t epoch, uint32_t word)
     }
 }
 
-int seed_words_add(word_set *s, uint32_t epoch, uint32_t word)
+int step_words_add(word_set *s, uint32_t epoch, uint32_t word)
 {
     set_touch(s, epoch);
-    if (seed_words_contains(s, epoch, word))
+    if (step_words_contains(s, epoch, word))
         return 0;
     if (2 * (s->count + 1) > s->cap) {
         uint32_t cap = s->cap ? s->cap * 2 : 8;

@@ -1,17 +1,17 @@
-/* seed_view_taint.c - the seed view's per-thread register state: whether
- * each register holds pure input (rule 1 of seed_view.h) and which shared
+/* step_view_taint.c - the seed view's per-thread register state: whether
+ * each register holds pure input (rule 1 of step_view.h) and which shared
  * load its value came from (rule 3), per function of the module.
  *
- * defines: seed_taint_of, seed_taint_reset, seed_operand_regs,
- *          seed_sources_pure, seed_set_dsts, seed_space_pure,
- *          seed_value_operands
+ * defines: step_taint_of, step_taint_reset, step_operand_regs,
+ *          step_sources_pure, step_set_dsts, step_space_pure,
+ *          step_value_operands
  */
-#include "seed_view_impl.h"
+#include "step_view_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-taint_file *seed_taint_of(model_seed_view *v, int function)
+taint_file *step_taint_of(cured_model_step_view *v, int function)
 {
     if (function < 0 || function >= v->module->nfunctions)
         return NULL;
@@ -36,7 +36,7 @@ taint_file *seed_taint_of(model_seed_view *v, int function)
     return t;
 }
 
-void seed_taint_reset(model_seed_view *v)
+void step_taint_reset(cured_model_step_view *v)
 {
     for (int f = 0; f < v->module->nfunctions; f++) {
         taint_file *t = &v->taint[f];
@@ -48,7 +48,7 @@ void seed_taint_reset(model_seed_view *v)
     }
 }
 
-int seed_operand_regs(const ptx_operand *op, int32_t slots[5])
+int step_operand_regs(const ptx_operand *op, int32_t slots[5])
 {
     int n = 0;
     switch (op->kind) {
@@ -68,14 +68,14 @@ int seed_operand_regs(const ptx_operand *op, int32_t slots[5])
     return n;
 }
 
-int seed_sources_pure(const taint_file *t, int nregs, uint32_t thread,
+int step_sources_pure(const taint_file *t, int nregs, uint32_t thread,
                       const ptx_instr *ins, int from, int to, uint64_t *origin)
 {
     int pure = 1;
     *origin = 0;
     for (int k = from; k < to && k < PTX_MAX_OPERANDS; k++) {
         int32_t slots[5];
-        int n = seed_operand_regs(&ins->ops[k], slots);
+        int n = step_operand_regs(&ins->ops[k], slots);
         for (int i = 0; i < n; i++) {
             if (slots[i] >= nregs)
                 continue;
@@ -88,12 +88,12 @@ int seed_sources_pure(const taint_file *t, int nregs, uint32_t thread,
     return pure;
 }
 
-void seed_set_dsts(taint_file *t, int nregs, uint32_t thread,
+void step_set_dsts(taint_file *t, int nregs, uint32_t thread,
                    const ptx_instr *ins, int pure, uint64_t origin)
 {
     for (int k = 0; k < ins->ndst && k < PTX_MAX_OPERANDS; k++) {
         int32_t slots[5];
-        int n = seed_operand_regs(&ins->ops[k], slots);
+        int n = step_operand_regs(&ins->ops[k], slots);
         for (int i = 0; i < n; i++) {
             if (slots[i] >= nregs)
                 continue;
@@ -104,13 +104,13 @@ void seed_set_dsts(taint_file *t, int nregs, uint32_t thread,
     }
 }
 
-int seed_space_pure(int space, int is_entry)
+int step_space_pure(int space, int is_entry)
 {
     return space == PTX_S_GLOBAL || space == PTX_S_CONST ||
            (space == PTX_S_PARAM && is_entry);
 }
 
-void seed_value_operands(const ptx_instr *ins, int *from, int *to)
+void step_value_operands(const ptx_instr *ins, int *from, int *to)
 {
     if (ins->op == PTX_OP_ST || ins->op == PTX_OP_RED)
         *from = 1;          /* st [a], v   red [a], v */

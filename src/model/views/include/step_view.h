@@ -1,13 +1,13 @@
-/* seed_view.h - the seed page's view of a block reduction: shared-memory
+/* step_view.h - the seed page's view of a block reduction: shared-memory
  * accesses, __syncthreads(), worst bank conflict and divergent warps of the
  * first tree step, counted per thread from the kernel's real PTX.
  *
- * defines: model_seed_view, model_seed_step, model_seed_summary,
- *          model_seed_view_new, model_seed_view_free, model_seed_view_reset,
- *          model_seed_view_observer, model_seed_view_summary,
- *          model_seed_view_steps, model_seed_view_complete,
- *          model_seed_view_format_row, model_seed_view_print_table,
- *          model_seed_view_write_json (the last three: seed_view_report.c)
+ * defines: cured_model_step_view, cured_model_step, cured_model_step_summary,
+ *          cured_model_step_view_new, cured_model_step_view_free, cured_model_step_view_reset,
+ *          cured_model_step_view_observer, cured_model_step_view_summary,
+ *          cured_model_step_view_steps, cured_model_step_view_complete,
+ *          cured_model_step_view_format_row, cured_model_step_view_print_table,
+ *          cured_model_step_view_write_json (the last three: step_view_report.c)
  *
  * The page (ANCHORS.md) counts the three tree versions at 189 accesses and
  * 6 barriers, and the shuffle version at 4 and 1, with these conventions: a
@@ -40,7 +40,7 @@
  *    is an adding thread. Per step: its counted accesses, adding threads,
  *    the worst bank degree over the step's counted warp stores (per warp
  *    instruction, over the counted lanes: the most distinct words written
- *    to one bank, model_bank_degree), the participating warps (those with
+ *    to one bank, bank_conflict_degree), the participating warps (those with
  *    at least one lane making a counted shared access in the step) and the
  *    divergent ones among them (fewer lanes than the warp has: 1 to 31 of a
  *    full warp). A final read taken out later stays in its step's lanes.
@@ -57,13 +57,13 @@
 #ifndef CURED_MODEL_SEED_VIEW_H
 #define CURED_MODEL_SEED_VIEW_H
 
-#include "model.h"
+#include "cured_model.h"
 
 #include <stdint.h>
 #include <stdio.h>
 
 /* One tree step (rule 5). */
-typedef struct model_seed_step {
+typedef struct cured_model_step {
     uint32_t block;           /* linear block index */
     uint32_t interval;        /* which barrier interval of the block (0: before
                                  the first barrier) */
@@ -72,10 +72,10 @@ typedef struct model_seed_step {
     uint32_t bank_degree;     /* worst over its counted warp stores; 0: none */
     uint32_t warps;           /* participating warps */
     uint32_t divergent_warps; /* of those, the ones with a partial lane set */
-} model_seed_step;
+} cured_model_step;
 
 /* The page's row and what stands behind it (rule 6). */
-typedef struct model_seed_summary {
+typedef struct cured_model_step_summary {
     uint64_t accesses;          /* counted shared accesses */
     uint64_t barriers;          /* counted barrier releases */
     uint32_t worst_bank_degree; /* 0 when there are no tree steps ("-") */
@@ -90,56 +90,56 @@ typedef struct model_seed_summary {
     uint64_t initial_barriers;  /* barriers after them */
     uint64_t final_reads;       /* shared loads that went straight to global */
     uint32_t blocks;            /* blocks seen */
-} model_seed_summary;
+} cured_model_step_summary;
 
-typedef struct model_seed_view model_seed_view;
+typedef struct cured_model_step_view cured_model_step_view;
 
 /* A new, empty view for launches of entry `function` of `module` (which
  * must outlive it). Returns NULL when out of host memory or for a function
  * index out of range. */
-model_seed_view *model_seed_view_new(const ptx_module *module, int function);
+cured_model_step_view *cured_model_step_view_new(const cured_model_module *module, int function);
 
 /* Frees the view. NULL is fine. */
-void model_seed_view_free(model_seed_view *v);
+void cured_model_step_view_free(cured_model_step_view *v);
 
 /* Forgets every count and step. */
-void model_seed_view_reset(model_seed_view *v);
+void cured_model_step_view_reset(cured_model_step_view *v);
 
-/* The observer to put in model_launch.observers. Its ctx is v. */
-model_observer model_seed_view_observer(model_seed_view *v);
+/* The observer to put in cured_model_launch.observers. Its ctx is v. */
+cured_model_observer cured_model_step_view_observer(cured_model_step_view *v);
 
 /* The summary of everything observed since new/reset. Can't fail. */
-model_seed_summary model_seed_view_summary(const model_seed_view *v);
+cured_model_step_summary cured_model_step_view_summary(const cured_model_step_view *v);
 
 /* The tree steps in execution order (block by block); stores a pointer to
  * them (owned by the view, valid until the next event, reset or free) in
  * *steps and returns how many. */
-int model_seed_view_steps(const model_seed_view *v, const model_seed_step **steps);
+int cured_model_step_view_steps(const cured_model_step_view *v, const cured_model_step **steps);
 
 /* 1 when every event was tracked, 0 when host memory ran out in an
  * observer callback (the counts are then incomplete). */
-int model_seed_view_complete(const model_seed_view *v);
+int cured_model_step_view_complete(const cured_model_step_view *v);
 
 /* -------------------------------------------------------------- output */
 
 /* The page's table header (two lines: names and the |---| rule, each with
  * its newline). */
-extern const char model_seed_table_header[];
+extern const char cured_model_step_table_header[];
 
 /* Formats the row of `s` labelled `label` into buf (size bytes, NUL ended,
  * cut if short), as "| label | 189 | 6 | 1-way | 2 of 2 |" without newline.
  * Returns what snprintf returns. */
-int model_seed_view_format_row(char *buf, size_t size, const char *label,
-                               const model_seed_summary *s);
+int cured_model_step_view_format_row(char *buf, size_t size, const char *label,
+                               const cured_model_step_summary *s);
 
 /* Prints the page's table: the header, then one row per view, labelled by
  * names[i]. Returns 0, or -1 on a write error. */
-int model_seed_view_print_table(FILE *out, const char *const names[],
-                                const model_seed_view *const views[], int count);
+int cured_model_step_view_print_table(FILE *out, const char *const names[],
+                                const cured_model_step_view *const views[], int count);
 
 /* Writes the views as a JSON array, one object per view: its name, the
  * summary's fields and its tree steps. Returns 0, or -1 on a write error. */
-int model_seed_view_write_json(FILE *out, const char *const names[],
-                               const model_seed_view *const views[], int count);
+int cured_model_step_view_write_json(FILE *out, const char *const names[],
+                               const cured_model_step_view *const views[], int count);
 
 #endif /* CURED_MODEL_SEED_VIEW_H */
