@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,6 +96,10 @@ void cured_model_memory_free(cured_model_memory *memory);
 cured_model_buffer *cured_model_memory_alloc(cured_model_memory *memory, const char *name,
                                  uint64_t bytes, int initialised);
 
+/* The buffer named `name` (the first, when several share it), or NULL. */
+cured_model_buffer *cured_model_memory_find_named(const cured_model_memory *memory,
+                                                  const char *name);
+
 /* The buffer holding [addr, addr + len), or NULL when that range is not
  * wholly inside one buffer. */
 cured_model_buffer *cured_model_memory_find(const cured_model_memory *memory, uint64_t addr,
@@ -171,6 +176,19 @@ int cured_model_findings_merge(cured_model_findings *dst, const cured_model_find
 
 /* Frees the list's storage and empties it. */
 void cured_model_findings_clear(cured_model_findings *list);
+
+/* Prints the findings one per line: severity, kind, block and thread, the
+ * PTX instruction's text (from ptx_text[0..ptx_len), the module's source)
+ * and line, the source line (and the kernel's own line where the code was
+ * inlined from elsewhere), repeats and the message. */
+void cured_model_findings_print(FILE *out, const cured_model_findings *list,
+                                const cured_model_module *module,
+                                const char *ptx_text, size_t ptx_len);
+
+/* Writes the findings as a JSON array of objects with the same fields. */
+void cured_model_findings_write_json(FILE *out, const cured_model_findings *list,
+                                     const cured_model_module *module,
+                                     const char *ptx_text, size_t ptx_len);
 
 /* Short name of a finding kind ("out-of-bounds global", "shared race"...). */
 const char *cured_model_finding_kind_name(cured_model_finding_kind kind);
@@ -289,6 +307,326 @@ typedef struct cured_model_result {
  * the 227 KiB limit, params_size wrong, out of host memory); the reason is
  * then a CURED_MODEL_FIND_BAD_LAUNCH finding. */
 int cured_model_run(const cured_model_launch *launch, cured_model_result *result);
+
+/* ========================================================== counters */
+
+/* Every counter, with the Nsight Compute metric it stands for. */
+typedef enum cured_model_counter {
+    CURED_MODEL_CTR_INST = 0,            /* smsp__inst_executed.sum (PTX) */
+    CURED_MODEL_CTR_THREAD_INST,         /* smsp__thread_inst_executed.sum */
+    CURED_MODEL_CTR_THREAD_INST_PRED_ON, /* smsp__thread_inst_executed_pred_on.sum */
+    CURED_MODEL_CTR_SHARED_LD,           /* smsp__inst_executed_op_shared_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST,           /* smsp__inst_executed_op_shared_st.sum */
+    CURED_MODEL_CTR_SHARED_ATOM,         /* smsp__inst_executed_op_shared_atom.sum */
+    CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
+    CURED_MODEL_CTR_SHARED_LD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_LD,           /* smsp__inst_executed_op_global_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST,           /* smsp__inst_executed_op_global_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM,         /* smsp__inst_executed_op_global_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED,          /* smsp__inst_executed_op_global_red.sum */
+    CURED_MODEL_CTR_GLOBAL_LD_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM_REQUESTS,/* l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED_REQUESTS, /* l1tex__t_requests_pipe_lsu_mem_global_op_red.sum */
+    CURED_MODEL_CTR_GLOBAL_LD_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM_SECTORS, /* l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED_SECTORS,  /* l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum */
+    CURED_MODEL_CTR_LOCAL_LD,            /* smsp__inst_executed_op_local_ld.sum */
+    CURED_MODEL_CTR_LOCAL_ST,            /* smsp__inst_executed_op_local_st.sum */
+    CURED_MODEL_CTR_BRANCHES,            /* smsp__inst_executed_op_branch.sum (bra) */
+    CURED_MODEL_CTR_DIVERGENT_BRANCHES,  /* smsp__sass_branch_targets_threads_divergent.sum */
+    CURED_MODEL_CTR_BARRIERS,            /* sass__inst_executed_per_opcode, BAR */
+    CURED_MODEL_CTR_SHUFFLES,            /* sass__inst_executed_per_opcode, SHFL */
+    CURED_MODEL_CTR_VOTES,               /* sass__inst_executed_per_opcode, VOTE */
+    CURED_MODEL_CTR_COUNT
+} cured_model_counter;
+
+/* What a counter is: `key` is a short snake_case name for tables and for
+ * code ("shared_ld_wavefronts"), `metric` the Nsight Compute metric name,
+ * `what` one line of meaning. */
+typedef struct cured_model_counter_info {
+    const char *key;
+    const char *metric;
+    const char *what;
+} cured_model_counter_info;
+
+/* The description of counter `id`, or NULL when id is out of range. */
+const cured_model_counter_info *cured_model_counter_describe(cured_model_counter id);
+
+/* ----------------------------------------------------------- the view */
+
+typedef struct cured_model_counters cured_model_counters;
+
+/* New, zeroed counters for kernels of `module` (which must outlive them);
+ * `function` is the entry being launched (reports name it first). Every
+ * function of the module is counted (a called .func too). Returns NULL when
+ * out of host memory or when function is not a function of the module. */
+cured_model_counters *cured_model_counters_new(const cured_model_module *module, int function);
+
+/* Frees the counters. NULL is fine. */
+void cured_model_counters_free(cured_model_counters *c);
+
+/* Zeroes every count (SASS facts and skip lists are kept). */
+void cured_model_counters_reset(cured_model_counters *c);
+
+/* The observer to put in cured_model_launch.observers. Its ctx is c. */
+cured_model_observer cured_model_counters_observer(cured_model_counters *c);
+
+/* The kernel-wide total of one counter (0 for an id out of range). */
+uint64_t cured_model_counters_total(const cured_model_counters *c, cured_model_counter id);
+
+/* All totals, indexed by cured_model_counter (CURED_MODEL_CTR_COUNT values). */
+const uint64_t *cured_model_counters_totals(const cured_model_counters *c);
+
+/* The counts of the instruction at (function, pc), CURED_MODEL_CTR_COUNT values,
+ * or NULL when out of range or when that function never ran. */
+const uint64_t *cured_model_counters_at(const cured_model_counters *c, int function,
+                                  int pc);
+
+/* The active-lane share: thread instructions / (warp instructions * 32),
+ * i.e. smsp__thread_inst_executed_per_inst_executed.ratio / 32 (the old
+ * warp execution efficiency). 0 when nothing ran. */
+double cured_model_counters_active_share(const cured_model_counters *c);
+
+/* The entry given to cured_model_counters_new, and the module. */
+int cured_model_counters_function(const cured_model_counters *c);
+const cured_model_module *cured_model_counters_module(const cured_model_counters *c);
+
+/* 1 when every event was counted, 0 when the per-instruction rows of some
+ * function could not be allocated (its counts are then in the totals only). */
+int cured_model_counters_complete(const cured_model_counters *c);
+
+/* --------------------------------------------------------------- rows */
+
+/* How rows are keyed. */
+typedef enum cured_model_counters_by {
+    CURED_MODEL_BY_TOTAL = 0, /* no rows: the kernel's totals only */
+    CURED_MODEL_BY_SOURCE,    /* ptx_instr.src_file/src_line: the innermost .loc
+                           (inside an inlined function: that function's line) */
+    CURED_MODEL_BY_SITE,      /* ptx_instr.site_file/site_line: the outermost
+                           (the kernel's own line for inlined code) */
+    CURED_MODEL_BY_PTX        /* ptx_instr.ptx_line: one row per instruction */
+} cured_model_counters_by;
+
+/* One row: the sum of the counts of the instructions of one function that
+ * share a key. For CURED_MODEL_BY_PTX, file is 0 and line the PTX line. Lines
+ * with no .loc (line 0) are a row of their own. */
+typedef struct cured_model_counters_line {
+    int function;
+    uint16_t file;
+    uint32_t line;
+    int first_pc;            /* the lowest pc in the row */
+    uint64_t v[CURED_MODEL_CTR_COUNT];
+} cured_model_counters_line;
+
+/* The rows of `function` (-1: the entry) keyed by `by`, sorted by file then
+ * line, only those where something was counted (an instruction ran, or a
+ * warp skipped a predicated SASS access). Stores a malloc'ed array in
+ * *rows (the caller frees it; NULL when there are none) and returns the row
+ * count, or -1 when out of host memory or for a bad function or by. */
+int cured_model_counters_lines(const cured_model_counters *c, int function,
+                         cured_model_counters_by by, cured_model_counters_line **rows);
+
+/* ------------------------------------------------------------ reports */
+
+/* Prints the totals (each with its ncu metric name) and, unless by is
+ * CURED_MODEL_BY_TOTAL, one table row per line of each function that ran, as
+ * aligned plain text. Returns 0, or -1 when out of host memory or on a
+ * write error. */
+int cured_model_counters_print_table(FILE *out, const cured_model_counters *c,
+                               cured_model_counters_by by);
+
+/* Writes the counts as one JSON object: the kernel's name, a note on PTX vs
+ * SASS, "totals" keyed by ncu metric name, "derived" (the active-lane share),
+ * the counter table (key, metric, meaning), and per function "lines"
+ * (by source) and "ptx" (by instruction) rows whose counts are keyed by the
+ * counters' short keys, non-zero ones only. Returns 0, or -1 when out of host
+ * memory or on a write error. */
+int cured_model_counters_write_json(FILE *out, const cured_model_counters *c);
+
+/* ============================================================ checks */
+
+typedef struct cured_model_checks cured_model_checks;
+
+/* New checks that add their findings to *out (which must outlive them;
+ * any list works, including the one a cured_model_result will hold, as long as
+ * cured_model_run fills that list in place). Returns NULL when out of host
+ * memory. */
+cured_model_checks *cured_model_checks_new(cured_model_findings *out);
+
+/* The observer to put in cured_model_launch.observers. One cured_model_checks serves
+ * any number of launches, one at a time. Can't fail. */
+cured_model_observer cured_model_checks_observer(cured_model_checks *checks);
+
+/* Whether the warp-wide *.sync operations (shfl, vote, match, redux) order
+ * shared memory for the lanes of their mask as bar.warp.sync does. Off by
+ * default, as on the GPU: the programming guide promises memory ordering
+ * for __syncwarp only, and racecheck reports a hazard that only a shuffle
+ * separates. Can't fail. */
+void cured_model_checks_set_warp_ops_sync(cured_model_checks *checks, int on);
+
+/* Frees the checks (not the findings list). NULL is fine. */
+void cured_model_checks_free(cured_model_checks *checks);
+
+/* ========================================================= step view */
+
+/* One tree step (rule 5). */
+typedef struct cured_model_step {
+    uint32_t block;           /* linear block index */
+    uint32_t interval;        /* which barrier interval of the block (0: before
+                                 the first barrier) */
+    uint64_t accesses;        /* counted shared accesses in it */
+    uint32_t adding_threads;
+    uint32_t bank_degree;     /* worst over its counted warp stores; 0: none */
+    uint32_t warps;           /* participating warps */
+    uint32_t divergent_warps; /* of those, the ones with a partial lane set */
+} cured_model_step;
+
+/* The page's row and what stands behind it (rule 6). */
+typedef struct cured_model_step_summary {
+    uint64_t accesses;          /* counted shared accesses */
+    uint64_t barriers;          /* counted barrier releases */
+    uint32_t worst_bank_degree; /* 0 when there are no tree steps ("-") */
+    int tree_steps;             /* how many, over all blocks */
+    int has_first_step;         /* 0: "none" */
+    uint32_t first_step_divergent;
+    uint32_t first_step_warps;
+    uint32_t shuffle_rounds;    /* most shfl instructions of one warp */
+    uint64_t shuffles;          /* shfl warp instructions in all */
+    /* What the conventions left out: */
+    uint64_t initial_stores;    /* pure shared stores (lane level) */
+    uint64_t initial_barriers;  /* barriers after them */
+    uint64_t final_reads;       /* shared loads that went straight to global */
+    uint32_t blocks;            /* blocks seen */
+} cured_model_step_summary;
+
+typedef struct cured_model_step_view cured_model_step_view;
+
+/* A new, empty view for launches of entry `function` of `module` (which
+ * must outlive it). Returns NULL when out of host memory or for a function
+ * index out of range. */
+cured_model_step_view *cured_model_step_view_new(const cured_model_module *module, int function);
+
+/* Frees the view. NULL is fine. */
+void cured_model_step_view_free(cured_model_step_view *v);
+
+/* Forgets every count and step. */
+void cured_model_step_view_reset(cured_model_step_view *v);
+
+/* The observer to put in cured_model_launch.observers. Its ctx is v. */
+cured_model_observer cured_model_step_view_observer(cured_model_step_view *v);
+
+/* The summary of everything observed since new/reset. Can't fail. */
+cured_model_step_summary cured_model_step_view_summary(const cured_model_step_view *v);
+
+/* The tree steps in execution order (block by block); stores a pointer to
+ * them (owned by the view, valid until the next event, reset or free) in
+ * *steps and returns how many. */
+int cured_model_step_view_steps(const cured_model_step_view *v, const cured_model_step **steps);
+
+/* 1 when every event was tracked, 0 when host memory ran out in an
+ * observer callback (the counts are then incomplete). */
+int cured_model_step_view_complete(const cured_model_step_view *v);
+
+/* -------------------------------------------------------------- output */
+
+/* The page's table header (two lines: names and the |---| rule, each with
+ * its newline). */
+extern const char cured_model_step_table_header[];
+
+/* Formats the row of `s` labelled `label` into buf (size bytes, NUL ended,
+ * cut if short), as "| label | 189 | 6 | 1-way | 2 of 2 |" without newline.
+ * Returns what snprintf returns. */
+int cured_model_step_view_format_row(char *buf, size_t size, const char *label,
+                               const cured_model_step_summary *s);
+
+/* Prints the page's table: the header, then one row per view, labelled by
+ * names[i]. Returns 0, or -1 on a write error. */
+int cured_model_step_view_print_table(FILE *out, const char *const names[],
+                                const cured_model_step_view *const views[], int count);
+
+/* Writes the views as a JSON array, one object per view: its name, the
+ * summary's fields and its tree steps. Returns 0, or -1 on a write error. */
+int cured_model_step_view_write_json(FILE *out, const char *const names[],
+                               const cured_model_step_view *const views[], int count);
+
+/* Prints the view's tree steps as a table, one row per step (block,
+ * barrier interval, accesses, adding threads, bank conflict, divergent
+ * warps), or a line saying there are none. Returns 0, or -1 on a write
+ * error. */
+int cured_model_step_view_print_steps(FILE *out, const cured_model_step_view *view);
+
+/* ============================================================== SASS */
+
+/* How the SASS's lines were read. */
+typedef enum cured_model_sass_mode {
+    CURED_MODEL_SASS_NONE = 0,        /* no usable lines: counts stay PTX-level */
+    CURED_MODEL_SASS_BY_PTX_LINE,     /* nvdisasm -gp: exact */
+    CURED_MODEL_SASS_BY_SOURCE_LINE   /* nvdisasm -g / -gi */
+} cured_model_sass_mode;
+
+/* One thing the matcher could not decide, or decided with a caveat. */
+typedef struct cured_model_sass_note {
+    int function;
+    int pc;                     /* -1 when about the whole function */
+    uint32_t ptx_line;          /* 0 when not about one instruction */
+    char text[200];
+} cured_model_sass_note;
+
+#define CURED_MODEL_SASS_MAX_NOTES 64
+
+/* What cured_model_sass_apply did. */
+typedef struct cured_model_sass_summary {
+    cured_model_sass_mode mode;
+    int functions;              /* PTX functions matched with SASS */
+    int memory;                 /* PTX memory instructions given a fact */
+    int predicated;             /* of them: predicated in the SASS */
+    int reshaped;               /* of them: merged, folded, split, narrowed */
+    int removed_branches;       /* PTX branches ptxas removed */
+    int skip_lists;             /* of them: with a skip list */
+    cured_model_sass_note *notes;     /* at most CURED_MODEL_SASS_MAX_NOTES */
+    int nnotes;
+    int notes_left_out;         /* notes past the cap */
+} cured_model_sass_summary;
+
+/* Frees the summary's notes and zeroes it. */
+void cured_model_sass_summary_free(cured_model_sass_summary *s);
+
+/* "PTX lines", "source lines", "none". */
+const char *cured_model_sass_mode_name(cured_model_sass_mode mode);
+
+/* ========================================================= catalogue */
+
+/* What cured_model_catalogue_entry_name found. */
+enum {
+    CURED_MODEL_CATALOGUE_OK = 0,
+    CURED_MODEL_CATALOGUE_NO_KERNEL = -1,  /* no entry for that kernel name */
+    CURED_MODEL_CATALOGUE_NO_DTYPE = -2,   /* the kernel, but not for that dtype */
+    CURED_MODEL_CATALOGUE_NO_BLOCK = -3,   /* the kernel and dtype, but no instance
+                                        for that compile-time block size */
+    CURED_MODEL_CATALOGUE_TOO_LONG = -4    /* the name does not fit in cap */
+};
+
+/* Finds the entry of `module` that is catalogue kernel `kernel` ("divergent",
+ * "unrolled" ...) for element type `dtype` ("f32", "i32", "u64" ...) and,
+ * for kernels with a compile-time block size, `block` (ignored by kernels
+ * without one; a kernel with one and block == 0 takes the smallest
+ * instance). Writes the entry's (mangled) name into out and returns
+ * CURED_MODEL_CATALOGUE_OK, or one of the negative codes above.
+ *
+ * A kernel's entries are recognised by their demangled form: the function
+ * name is the catalogue name, optionally with a `reduce_`/`cured_` prefix or
+ * a `_kernel` suffix, in any namespace; the template arguments give the
+ * element type and the block size. An extern "C" entry named
+ * `<kernel>_<dtype>` or `<kernel>_<dtype>_<block>` matches too. When a
+ * kernel has several entries (a grid kernel's passes), the first in the
+ * module wins. */
+int cured_model_catalogue_entry_name(const cured_model_module *module, const char *kernel,
+                               const char *dtype, int block, char *out,
+                               size_t cap);
 
 #ifdef __cplusplus
 }

@@ -28,8 +28,10 @@ void cli_model_usage(FILE *out)
 "                       --arg, builds its standard arguments:\n"
 "                       in (random), out, n [, partials, counter]\n"
 "  --seed S             the seed of that random input (default 1)\n"
+"  --device NAME        the GPU whose shape sizes the catalogue's grids: h200\n"
+"                       (default), h100, a100\n"
 "  --whole-plan         run every launch of the plan libcured's dispatch makes\n"
-"                       on an H200 (passes, atomic's zeroing, single_pass's\n"
+"                       on that GPU (passes, atomic's zeroing, single_pass's\n"
 "                       counter), in order, and print each launch, the\n"
 "                       counters summed over them and the final sum beside\n"
 "                       its reference (float64 / exact integer); catalogue\n"
@@ -113,7 +115,7 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
     OPT_SEED_VIEW, OPT_SEED_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
-    OPT_WHOLE_PLAN
+    OPT_WHOLE_PLAN, OPT_DEVICE
 };
 
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
@@ -138,6 +140,7 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         {"seed-view", no_argument, NULL, OPT_SEED_VIEW},
         {"seed-table", no_argument, NULL, OPT_SEED_TABLE},
         {"whole-plan", no_argument, NULL, OPT_WHOLE_PLAN},
+        {"device", required_argument, NULL, OPT_DEVICE},
         {"json", no_argument, NULL, OPT_JSON},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"help", no_argument, NULL, 'h'},
@@ -146,8 +149,9 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
     memset(o, 0, sizeof *o);
     o->dtype = "f32";
     o->n = 1024;
-    o->seed = CLI_ARG_DEFAULT_SEED;
-    int opt, have_dtype = 0, have_seed = 0;
+    o->seed = CURED_MODEL_ARG_DEFAULT_SEED;
+    o->device = cured_device_presets(NULL);
+    int opt, have_dtype = 0, have_seed = 0, have_device = 0;
     uint64_t v;
     optind = 1;
     opterr = 0;
@@ -160,12 +164,12 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         case OPT_SASS: o->sass_path = optarg; break;
         case OPT_NO_SASS: o->no_sass = 1; break;
         case 'g':
-            if (cli_dim3_parse(optarg, "--grid", &o->grid, err, cap) != 0)
+            if (cured_model_dim3_parse(optarg, "--grid", &o->grid, err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
             o->have_grid = 1;
             break;
         case 'b':
-            if (cli_dim3_parse(optarg, "--block", &o->block, err, cap) != 0)
+            if (cured_model_dim3_parse(optarg, "--block", &o->block, err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
             o->have_block = 1;
             break;
@@ -186,7 +190,7 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
                 snprintf(err, cap, "more than %d --arg", CLI_MODEL_MAX_ARGS);
                 return CLI_MODEL_PARSE_ERROR;
             }
-            if (cli_arg_parse(optarg, &o->args[o->nargs], err, cap) != 0)
+            if (cured_model_arg_parse(optarg, &o->args[o->nargs], err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
             o->nargs++;
             break;
@@ -234,6 +238,14 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         case OPT_SEED_VIEW: o->seed_view = 1; break;
         case OPT_SEED_TABLE: o->seed_table = 1; break;
         case OPT_WHOLE_PLAN: o->whole_plan = 1; break;
+        case OPT_DEVICE:
+            o->device = cured_device_preset_find(optarg);
+            if (o->device == NULL) {
+                snprintf(err, cap, "unknown --device '%s' (h200 h100 a100)", optarg);
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            have_device = 1;
+            break;
         case OPT_JSON: o->json = 1; break;
         case OPT_STRICT: o->strict = 1; break;
         case 'h': return CLI_MODEL_PARSE_HELP;
@@ -293,10 +305,11 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             return CLI_MODEL_PARSE_ERROR;
         }
     }
-    if (o->kernel == NULL && (have_dtype || o->have_n || have_seed)) {
+    if (o->kernel == NULL && (have_dtype || o->have_n || have_seed || have_device)) {
         snprintf(err, cap, "%s is for catalogue kernels: give a --ptx/--cu "
                  "kernel its arguments with --arg",
-                 have_dtype ? "--dtype" : o->have_n ? "--n" : "--seed");
+                 have_dtype ? "--dtype" : o->have_n ? "--n"
+                 : have_seed ? "--seed" : "--device");
         return CLI_MODEL_PARSE_ERROR;
     }
     if (o->kernel != NULL && o->nargs > 0 && have_seed) {

@@ -11,17 +11,11 @@
  */
 #include "model_seed_table.h"
 
-#include "catalogue_ptx.h"
-#include "checks.h"
 #include "cli.h"
-#include "counters.h"
 #include "cured.h"
-#include "catalogue_launch.h"
-#include "model_output.h"
-#include "bind.h"
-#include "sass_source.h"
-#include "source.h"
-#include "step_view.h"
+#include "cured_model.h"
+#include "cured_model_host.h"
+#include "json_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,14 +61,16 @@ typedef struct seed_run {
 
 /* Runs kernel k of the table on module m into *run, its counters following
  * sass when there is one. Returns 0, or 2 after a line on stderr. */
-static int run_version(const cured_model_module *m, int k, cli_sass *sass, seed_run *run)
+static int run_version(const cured_model_module *m, int k, cured_model_sass_source *sass, seed_run *run)
 {
     char err[512];
     int kernel, rc = 2;
-    cli_catalogue_plan plan;
+    cured_model_catalogue_launch plan;
     if (cured_catalogue_find(kernels[k], &kernel) != CURED_SUCCESS ||
-        cli_catalogue_plan_make(kernel, CURED_F32, SEED_N, SEED_BLOCK,
-                                CLI_ARG_DEFAULT_SEED, &plan, err, sizeof err) != 0)
+        cured_model_catalogue_launch_make(kernel, CURED_F32, SEED_N, SEED_BLOCK,
+                                          CURED_MODEL_ARG_DEFAULT_SEED,
+                                          &cured_device_presets(NULL)->shape,
+                                          &plan, err, sizeof err) != 0)
         return cli_fail(CMD, "--seed-table: no plan for %s", kernels[k]);
     if (cured_model_catalogue_entry_name(m, kernels[k], "f32", SEED_BLOCK, run->entry,
                                    sizeof run->entry) != CURED_MODEL_CATALOGUE_OK)
@@ -92,12 +88,12 @@ static int run_version(const cured_model_module *m, int k, cli_sass *sass, seed_
         cli_fail(CMD, "out of memory");
         goto done;
     }
-    if (cli_args_bind(m, function, plan.args, plan.nargs, memory, &params,
+    if (cured_model_args_bind(m, function, plan.args, plan.nargs, memory, &params,
                       &params_size, err, sizeof err) != 0) {
         cli_fail(CMD, "--seed-table, %s: %s", kernels[k], err);
         goto done;
     }
-    if (cli_sass_apply(sass, m, function, run->counters, err, sizeof err) != 0) {
+    if (cured_model_sass_source_apply(sass, m, function, run->counters, err, sizeof err) != 0) {
         cli_fail(CMD, "--seed-table, %s: %s", kernels[k], err);
         goto done;
     }
@@ -132,7 +128,7 @@ done:
 
 /* The text report: the page's table, then the hardware view. */
 static void print_text(const seed_run runs[VERSIONS], const cured_model_module *m,
-                       const cli_source *src, const cli_sass *sass)
+                       const cured_model_source *src, const cured_model_sass_source *sass)
 {
     const cured_model_step_view *views[VERSIONS];
     for (int k = 0; k < VERSIONS; k++)
@@ -166,13 +162,13 @@ static void print_text(const seed_run runs[VERSIONS], const cured_model_module *
         if (runs[k].findings.count == 0)
             continue;
         printf("\nfindings, %s:\n", kernels[k]);
-        cli_print_findings(stdout, &runs[k].findings, m, src->text, src->len);
+        cured_model_findings_print(stdout, &runs[k].findings, m, src->text, src->len);
     }
 }
 
 /* The JSON report: {"n", "block", "seed_view": [...], "hardware": [...]}. */
 static void print_json(const seed_run runs[VERSIONS], const cured_model_module *m,
-                       const cli_source *src, const cli_sass *sass)
+                       const cured_model_source *src, const cured_model_sass_source *sass)
 {
     const cured_model_step_view *views[VERSIONS];
     for (int k = 0; k < VERSIONS; k++)
@@ -181,7 +177,7 @@ static void print_json(const seed_run runs[VERSIONS], const cured_model_module *
            "  \"seed_view\": ", SEED_N, SEED_BLOCK);
     cured_model_step_view_write_json(stdout, labels, views, VERSIONS);
     printf(",\n  \"sass\": ");
-    cli_sass_json(stdout, sass, m);
+    cured_model_sass_source_json(stdout, sass, m);
     printf(",\n  \"hardware\": [");
     for (int k = 0; k < VERSIONS; k++) {
         printf("%s\n    {\"version\": ", k ? "," : "");
@@ -196,7 +192,7 @@ static void print_json(const seed_run runs[VERSIONS], const cured_model_module *
                    (unsigned long long)cured_model_counters_total(runs[k].counters,
                                                             (cured_model_counter)c));
         printf("}, \"findings\": ");
-        cli_json_findings(stdout, &runs[k].findings, m, src->text, src->len);
+        cured_model_findings_write_json(stdout, &runs[k].findings, m, src->text, src->len);
         putchar('}');
     }
     printf("\n  ]\n}\n");
@@ -205,16 +201,16 @@ static void print_json(const seed_run runs[VERSIONS], const cured_model_module *
 int cli_model_seed_table(int json)
 {
     char err[512];
-    cli_source src;
-    if (cli_source_catalogue(&src, err, sizeof err) != 0 ||
-        cli_source_parse(&src, err, sizeof err) != 0) {
-        cli_source_free(&src);
+    cured_model_source src;
+    if (cured_model_source_catalogue(&src, err, sizeof err) != 0 ||
+        cured_model_source_parse(&src, err, sizeof err) != 0) {
+        cured_model_source_free(&src);
         return cli_fail(CMD, "%s", err);
     }
     seed_run runs[VERSIONS];
     memset(runs, 0, sizeof runs);
-    cli_sass sass;
-    cli_sass_catalogue(&sass);
+    cured_model_sass_source sass;
+    cured_model_sass_source_catalogue(&sass);
     int status = 0;
     for (int k = 0; k < VERSIONS && status == 0; k++)
         status = run_version(src.module, k, &sass, &runs[k]);
@@ -233,7 +229,7 @@ int cli_model_seed_table(int json)
         cured_model_findings_clear(&runs[k].findings);
         cured_model_findings_clear(&runs[k].checks);
     }
-    cli_sass_free(&sass);
-    cli_source_free(&src);
+    cured_model_sass_source_free(&sass);
+    cured_model_source_free(&src);
     return status;
 }

@@ -3,7 +3,7 @@
  *
  * defines: cured_dispatch_check_shape, cured_dispatch_check,
  *          cured_dispatch_plan, cured_dispatch_layout,
- *          cured_catalogue_temp_bytes
+ *          cured_catalogue_temp_bytes, cured_catalogue_plan_on
  *
  * A plan is the list of launches a call makes. Block-level kernels leave one
  * partial sum per block, so the dispatch runs the same kernel on the partial
@@ -69,6 +69,20 @@ cured_status cured_catalogue_temp_bytes(int kernel, cured_dtype dtype,
     cured_dispatch_plan(kernel, dtype, n, block_size, NULL, &plan);
     cured_dispatch_layout(kernel, dtype, &plan, &layout);
     *bytes = layout.total;
+    return CURED_SUCCESS;
+}
+
+cured_status cured_catalogue_plan_on(int kernel, cured_dtype dtype, uint64_t n,
+                                     int block_size,
+                                     const cured_device_shape *device,
+                                     cured_plan *plan)
+{
+    if (plan == NULL || device == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    cured_status status = cured_dispatch_check_shape(kernel, dtype, n, block_size);
+    if (status != CURED_SUCCESS)
+        return status;
+    cured_dispatch_plan(kernel, dtype, n, block_size, device, plan);
     return CURED_SUCCESS;
 }
 

@@ -44,23 +44,6 @@ typedef struct entry_form {
     long block;
 } entry_form;
 
-/* Reads <decimal length><identifier> at *p into out; advances *p. */
-static int read_source_name(const char **p, char *out, size_t cap)
-{
-    if (!isdigit((unsigned char)**p))
-        return -1;
-    char *end;
-    long n = strtol(*p, &end, 10);
-    if (n <= 0 || strlen(end) < (size_t)n)
-        return -1;
-    if ((size_t)n >= cap)
-        return -1;
-    memcpy(out, end, (size_t)n);
-    out[n] = '\0';
-    *p = end + n;
-    return 0;
-}
-
 /* Reads template arguments I ... E at *p into f (type codes and integer
  * literals only; anything else means "not one of ours"). */
 static int read_template_args(const char **p, entry_form *f)
@@ -99,23 +82,16 @@ static int read_mangled(const char *s, entry_form *f)
 {
     f->type = 0;
     f->block = -1;
-    if (strncmp(s, "_Z", 2) != 0)
+    char qualified[256];
+    size_t inner;
+    const char *p;
+    int nested = ptx_mangled_name(s, qualified, sizeof qualified, &inner, &p);
+    if (nested < 0 || strlen(qualified + inner) >= sizeof f->name)
         return -1;
-    const char *p = s + 2;
-    if (*p == 'N') {
-        p++;
-        while (*p && *p != 'E' && *p != 'I')
-            if (read_source_name(&p, f->name, sizeof f->name) != 0)
-                return -1;
-        if (*p == 'I' && read_template_args(&p, f) != 0)
-            return -1;
-        return *p == 'E' ? 0 : -1;
-    }
-    if (read_source_name(&p, f->name, sizeof f->name) != 0)
-        return -1;
+    strcpy(f->name, qualified + inner);
     if (*p == 'I' && read_template_args(&p, f) != 0)
         return -1;
-    return 0;
+    return !nested || *p == 'E' ? 0 : -1;
 }
 
 /* 1 when function name `name` is catalogue kernel `kernel`: equal, or

@@ -2,7 +2,7 @@
  * addresses, with unmapped gaps between them.
  *
  * defines: cured_model_memory_new, cured_model_memory_free, cured_model_memory_alloc,
- *          cured_model_memory_find, cured_model_memory_module_image
+ *          cured_model_memory_find, cured_model_memory_find_named, cured_model_memory_module_image
  *
  * Buffers are placed upwards from 0x7000'0000'0000 (below the generic
  * windows the interpreter gives shared and local memory), 256-byte
@@ -94,6 +94,17 @@ cured_model_buffer *cured_model_memory_alloc(cured_model_memory *memory, const c
     uint64_t end = b->addr + bytes + MEMORY_GAP;
     memory->next_addr = (end + MEMORY_ALIGN - 1) / MEMORY_ALIGN * MEMORY_ALIGN;
     return b;
+}
+
+cured_model_buffer *cured_model_memory_find_named(const cured_model_memory *memory,
+                                                  const char *name)
+{
+    if (memory == NULL || name == NULL)
+        return NULL;
+    for (int i = 0; i < memory->nbuffers; i++)
+        if (strcmp(memory->buffers[i].name, name) == 0)
+            return &memory->buffers[i];
+    return NULL;
 }
 
 cured_model_buffer *cured_model_memory_find(const cured_model_memory *memory, uint64_t addr,

@@ -1,15 +1,16 @@
-/* model_args.c - parses `cured model --arg` specs and launch shapes, and
+/* args.c - parses argument specs (`cured model --arg`) and launch shapes, and
  * fills the buffers they describe.
  *
- * defines: cli_arg_parse, cli_arg_elem_size, cli_elem_type_parse,
- *          cli_elem_type_name, cli_arg_fill, cli_arg_read_file,
- *          cli_dim3_parse
+ * defines: cured_model_arg_parse, cured_model_arg_elem_size, cured_model_arg_type_parse,
+ *          cured_model_arg_type_name, cured_model_arg_fill, cured_model_arg_read_file,
+ *          cured_model_dim3_parse
  *
  * The grammar is in model_args.h. Every error is one line naming what was
  * wrong and quoting the spec, because it ends up on the user's terminal.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "args.h"
+#include "cured_model_host.h"
+#include "ptx.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -38,7 +39,7 @@ static const struct {
 };
 #define N_ELEM_TYPES (sizeof elem_types / sizeof elem_types[0])
 
-int cli_elem_type_parse(const char *name, ptx_type *type)
+int cured_model_arg_type_parse(const char *name, int *type)
 {
     for (size_t i = 0; i < N_ELEM_TYPES; i++) {
         if (strcmp(elem_types[i].name, name) == 0) {
@@ -49,15 +50,15 @@ int cli_elem_type_parse(const char *name, ptx_type *type)
     return -1;
 }
 
-const char *cli_elem_type_name(ptx_type type)
+const char *cured_model_arg_type_name(int type)
 {
     for (size_t i = 0; i < N_ELEM_TYPES; i++)
-        if (elem_types[i].type == type)
+        if ((int)elem_types[i].type == type)
             return elem_types[i].name;
     return "?";
 }
 
-unsigned cli_arg_elem_size(ptx_type type)
+unsigned cured_model_arg_elem_size(int type)
 {
     switch (type) {
     case PTX_T_S8: case PTX_T_U8: return 1;
@@ -110,7 +111,7 @@ static int parse_u64(const char *s, uint64_t *v)
 static int parse_scalar(const char *s, ptx_type type, uint64_t *bits,
                         const char **why)
 {
-    unsigned size = cli_arg_elem_size(type);
+    unsigned size = cured_model_arg_elem_size(type);
     if (*s == '\0' || isspace((unsigned char)*s)) {
         *why = "missing value";
         return -1;
@@ -167,25 +168,25 @@ static int parse_scalar(const char *s, ptx_type type, uint64_t *bits,
 }
 
 /* Parses the INIT part of a buffer spec. 0 on success. */
-static int parse_init(const char *init, cli_arg_spec *spec, const char *text,
+static int parse_init(const char *init, cured_model_arg *spec, const char *text,
                       char *err, size_t cap)
 {
     if (strcmp(init, "ones") == 0)
-        spec->init = CLI_INIT_ONES;
+        spec->init = CURED_MODEL_ARG_ONES;
     else if (strcmp(init, "iota") == 0)
-        spec->init = CLI_INIT_IOTA;
+        spec->init = CURED_MODEL_ARG_IOTA;
     else if (strcmp(init, "zeros") == 0)
-        spec->init = CLI_INIT_ZEROS;
+        spec->init = CURED_MODEL_ARG_ZEROS;
     else if (strcmp(init, "uninit") == 0)
-        spec->init = CLI_INIT_UNINIT;
+        spec->init = CURED_MODEL_ARG_UNINIT;
     else if (strcmp(init, "random") == 0)
-        spec->init = CLI_INIT_RANDOM;
+        spec->init = CURED_MODEL_ARG_RANDOM;
     else if (strncmp(init, "random@", 7) == 0) {
-        spec->init = CLI_INIT_RANDOM;
+        spec->init = CURED_MODEL_ARG_RANDOM;
         if (parse_u64(init + 7, &spec->seed) != 0)
             return spec_error(err, cap, text, "bad seed '%s'", init + 7);
     } else if (strncmp(init, "file:", 5) == 0) {
-        spec->init = CLI_INIT_FILE;
+        spec->init = CURED_MODEL_ARG_FILE;
         if (init[5] == '\0')
             return spec_error(err, cap, text, "missing path after 'file:'");
         if (strlen(init + 5) >= sizeof spec->path)
@@ -199,10 +200,10 @@ static int parse_init(const char *init, cli_arg_spec *spec, const char *text,
     return 0;
 }
 
-int cli_arg_parse(const char *text, cli_arg_spec *spec, char *err, size_t cap)
+int cured_model_arg_parse(const char *text, cured_model_arg *spec, char *err, size_t cap)
 {
     memset(spec, 0, sizeof *spec);
-    spec->seed = CLI_ARG_DEFAULT_SEED;
+    spec->seed = CURED_MODEL_ARG_DEFAULT_SEED;
     if (*text == '\0')
         return spec_error(err, cap, text, "empty spec");
 
@@ -215,7 +216,7 @@ int cli_arg_parse(const char *text, cli_arg_spec *spec, char *err, size_t cap)
             return spec_error(err, cap, text, "empty name before '='");
         if (n >= sizeof spec->name)
             return spec_error(err, cap, text, "name longer than %d characters",
-                              CLI_ARG_NAME_MAX - 1);
+                              CURED_MODEL_ARG_NAME_MAX - 1);
         for (size_t i = 0; i < n; i++) {
             unsigned char c = (unsigned char)text[i];
             if (!(isalnum(c) || c == '_') || (i == 0 && isdigit(c)))
@@ -234,7 +235,7 @@ int cli_arg_parse(const char *text, cli_arg_spec *spec, char *err, size_t cap)
         return spec_error(err, cap, text, "missing TYPE");
     if (tn < sizeof tname)
         snprintf(tname, sizeof tname, "%.*s", (int)tn, rest);
-    if (tn >= sizeof tname || cli_elem_type_parse(tname, &spec->type) != 0)
+    if (tn >= sizeof tname || cured_model_arg_type_parse(tname, &spec->type) != 0)
         return spec_error(err, cap, text, "unknown type '%.*s' (" TYPE_LIST ")",
                           (int)tn, rest);
     const char *p = rest + tn;
@@ -252,7 +253,7 @@ int cli_arg_parse(const char *text, cli_arg_spec *spec, char *err, size_t cap)
         if (cn > 0 && (parse_u64(num, &spec->count) != 0 || spec->count == 0))
             return spec_error(err, cap, text, "bad COUNT '%s' (a whole number >= 1)",
                               num);
-        if (spec->count > MAX_BUFFER_BYTES / cli_arg_elem_size(spec->type))
+        if (spec->count > MAX_BUFFER_BYTES / cured_model_arg_elem_size(spec->type))
             return spec_error(err, cap, text, "COUNT %s is over the model's 4 GiB "
                               "per buffer", num);
         if (close[1] != ':')
@@ -260,7 +261,7 @@ int cli_arg_parse(const char *text, cli_arg_spec *spec, char *err, size_t cap)
         spec->is_buffer = 1;
         if (parse_init(close + 2, spec, text, err, cap) != 0)
             return -1;
-        if (cn == 0 && spec->init != CLI_INIT_FILE)
+        if (cn == 0 && spec->init != CURED_MODEL_ARG_FILE)
             return spec_error(err, cap, text,
                               "missing COUNT (only file: may omit it)");
     } else if (*p == ':' && strncmp(p + 1, "file:", 5) == 0) {
@@ -271,7 +272,7 @@ int cli_arg_parse(const char *text, cli_arg_spec *spec, char *err, size_t cap)
         const char *why = "";
         if (parse_scalar(p + 1, spec->type, &spec->bits, &why) != 0)
             return spec_error(err, cap, text, "bad %s value '%s': %s",
-                              cli_elem_type_name(spec->type), p + 1, why);
+                              cured_model_arg_type_name(spec->type), p + 1, why);
         return 0;
     } else {
         return spec_error(err, cap, text,
@@ -282,7 +283,7 @@ int cli_arg_parse(const char *text, cli_arg_spec *spec, char *err, size_t cap)
     return 0;
 }
 
-int cli_dim3_parse(const char *text, const char *what, cured_model_dim3 *d,
+int cured_model_dim3_parse(const char *text, const char *what, cured_model_dim3 *d,
                    char *err, size_t cap)
 {
     uint32_t v[3] = {1, 1, 1};
@@ -327,7 +328,7 @@ static uint64_t next_random(uint64_t *state)
 /* Stores the integer or float value of element i into data. */
 static void store(void *data, uint64_t i, ptx_type type, int64_t ival, double fval)
 {
-    unsigned size = cli_arg_elem_size(type);
+    unsigned size = cured_model_arg_elem_size(type);
     uint8_t *dst = (uint8_t *)data + i * size;
     if (type == PTX_T_F32) {
         float f = (float)fval;
@@ -341,13 +342,13 @@ static void store(void *data, uint64_t i, ptx_type type, int64_t ival, double fv
     }
 }
 
-void cli_arg_fill(const cli_arg_spec *spec, void *data)
+void cured_model_arg_fill(const cured_model_arg *spec, void *data)
 {
     uint64_t state = spec->seed;
     ptx_type t = spec->type;
     for (uint64_t i = 0; i < spec->count; i++) {
         switch (spec->init) {
-        case CLI_INIT_RANDOM: {
+        case CURED_MODEL_ARG_RANDOM: {
             uint64_t r = next_random(&state);
             if (t == PTX_T_F32)           /* 24 bits: exact in a float */
                 store(data, i, t, 0, (double)(r >> 40) * 0x1p-24 - 0.5);
@@ -359,19 +360,19 @@ void cli_arg_fill(const cli_arg_spec *spec, void *data)
                 store(data, i, t, (int64_t)(r >> 60), 0);
             break;
         }
-        case CLI_INIT_ONES: store(data, i, t, 1, 1.0); break;
-        case CLI_INIT_IOTA: store(data, i, t, (int64_t)i, (double)i); break;
-        case CLI_INIT_ZEROS:
-        case CLI_INIT_UNINIT: store(data, i, t, 0, 0.0); break;
-        case CLI_INIT_FILE: return;
+        case CURED_MODEL_ARG_ONES: store(data, i, t, 1, 1.0); break;
+        case CURED_MODEL_ARG_IOTA: store(data, i, t, (int64_t)i, (double)i); break;
+        case CURED_MODEL_ARG_ZEROS:
+        case CURED_MODEL_ARG_UNINIT: store(data, i, t, 0, 0.0); break;
+        case CURED_MODEL_ARG_FILE: return;
         }
     }
 }
 
-void *cli_arg_read_file(const cli_arg_spec *spec, uint64_t *bytes,
+void *cured_model_arg_read_file(const cured_model_arg *spec, uint64_t *bytes,
                         char *err, size_t cap)
 {
-    unsigned size = cli_arg_elem_size(spec->type);
+    unsigned size = cured_model_arg_elem_size(spec->type);
     FILE *f = fopen(spec->path, "rb");
     if (f == NULL) {
         snprintf(err, cap, "cannot read '%s' for --arg %s: %s", spec->path,
@@ -409,12 +410,12 @@ void *cli_arg_read_file(const cli_arg_spec *spec, uint64_t *bytes,
     if (len == 0 || len % size != 0) {
         snprintf(err, cap, "'%s' has %zu bytes, not a whole number (>= 1) of "
                  "%s elements of %u bytes", spec->path, len,
-                 cli_elem_type_name(spec->type), size);
+                 cured_model_arg_type_name(spec->type), size);
         goto fail;
     }
     if (spec->count != 0 && len != spec->count * size) {
         snprintf(err, cap, "'%s' has %zu bytes but %s=%s[%llu] needs %llu",
-                 spec->path, len, spec->name, cli_elem_type_name(spec->type),
+                 spec->path, len, spec->name, cured_model_arg_type_name(spec->type),
                  (unsigned long long)spec->count,
                  (unsigned long long)(spec->count * size));
         goto fail;

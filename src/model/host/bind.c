@@ -1,14 +1,15 @@
-/* model_params.c - binds argument specs to an entry's parameters.
+/* bind.c - binds argument specs to an entry's parameters.
  *
- * defines: cli_args_bind, cli_buffer_spec
+ * defines: cured_model_args_bind, cured_model_arg_find
  */
-#include "bind.h"
+#include "cured_model_host.h"
+#include "ptx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const cli_arg_spec *cli_buffer_spec(const cli_arg_spec *specs, int nspecs,
+const cured_model_arg *cured_model_arg_find(const cured_model_arg *specs, int nspecs,
                                     const char *name)
 {
     for (int i = 0; i < nspecs; i++)
@@ -28,20 +29,20 @@ static void describe_param(const cured_model_module *m, const ptx_function *fn, 
 
 /* Allocates buffer spec s in memory and fills it; its device address goes
  * to *addr. Returns 0, or -1 with err set. */
-static int make_buffer(cli_arg_spec *s, cured_model_memory *memory, uint64_t *addr,
+static int make_buffer(cured_model_arg *s, cured_model_memory *memory, uint64_t *addr,
                        char *err, size_t cap)
 {
-    unsigned size = cli_arg_elem_size(s->type);
+    unsigned size = cured_model_arg_elem_size(s->type);
     void *file = NULL;
     uint64_t bytes = s->count * size;
-    if (s->init == CLI_INIT_FILE) {
-        file = cli_arg_read_file(s, &bytes, err, cap);
+    if (s->init == CURED_MODEL_ARG_FILE) {
+        file = cured_model_arg_read_file(s, &bytes, err, cap);
         if (file == NULL)
             return -1;
         s->count = bytes / size;
     }
     cured_model_buffer *b = cured_model_memory_alloc(memory, s->name, bytes,
-                                         s->init != CLI_INIT_UNINIT);
+                                         s->init != CURED_MODEL_ARG_UNINIT);
     if (b == NULL) {
         free(file);
         snprintf(err, cap, "out of memory for buffer %s (%llu bytes)", s->name,
@@ -51,13 +52,13 @@ static int make_buffer(cli_arg_spec *s, cured_model_memory *memory, uint64_t *ad
     if (file != NULL)
         memcpy(b->data, file, bytes);
     else
-        cli_arg_fill(s, b->data);
+        cured_model_arg_fill(s, b->data);
     free(file);
     *addr = b->addr;
     return 0;
 }
 
-int cli_args_bind(const cured_model_module *module, int function, cli_arg_spec *specs,
+int cured_model_args_bind(const cured_model_module *module, int function, cured_model_arg *specs,
                   int nspecs, cured_model_memory *memory, uint8_t **params,
                   size_t *params_size, char *err, size_t cap)
 {
@@ -76,7 +77,7 @@ int cli_args_bind(const cured_model_module *module, int function, cli_arg_spec *
     }
     for (int i = 0; i < nspecs; i++) {
         const ptx_symbol *p = &module->symbols[fn->params[i]];
-        unsigned size = cli_arg_elem_size(specs[i].type);
+        unsigned size = cured_model_arg_elem_size(specs[i].type);
         describe_param(module, fn, i, what, sizeof what);
         if (specs[i].is_buffer && p->size != 8) {
             snprintf(err, cap, "--arg %d is buffer %s, but %s cannot hold a "
@@ -85,11 +86,11 @@ int cli_args_bind(const cured_model_module *module, int function, cli_arg_spec *
         }
         if (!specs[i].is_buffer && p->size != size) {
             snprintf(err, cap, "--arg %d is a %u-byte %s, but %s", i + 1, size,
-                     cli_elem_type_name(specs[i].type), what);
+                     cured_model_arg_type_name(specs[i].type), what);
             return -1;
         }
         if (specs[i].is_buffer &&
-            cli_buffer_spec(specs, i, specs[i].name) != NULL) {
+            cured_model_arg_find(specs, i, specs[i].name) != NULL) {
             snprintf(err, cap, "two buffers named %s", specs[i].name);
             return -1;
         }

@@ -1,19 +1,19 @@
-/* model_catalogue.c - a catalogue kernel's standard launch for n values.
+/* catalogue_launch.c - a catalogue kernel's standard launch for n values.
  *
- * defines: cli_catalogue_plan_make, cli_model_h200
+ * defines: cured_model_catalogue_launch_make
  *
  * The launch shape is the dispatch's own (cured_dispatch_plan in
- * src/lib/plan.c, docs/kernels.md): its first launch, on an H200's shape,
- * so the model runs what libcured's first pass would. What is the model's
- * alone is the arguments: which buffers, how they start.
+ * src/lib/plan.c, docs/kernels.md): its first launch, on the caller's
+ * device shape, so the model runs what libcured's first pass would there.
+ * What is the model's alone is the arguments: which buffers, how they
+ * start.
  */
-#include "catalogue_launch.h"
+#include "cured_model_host.h"
+#include "ptx.h"
+#include "dispatch.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* The device the model's "resident blocks" describe. */
-const cured_device_shape cli_model_h200 = {CLI_MODEL_RESIDENT_SMS, 2048, 32};
 
 static ptx_type dtype_type(cured_dtype d)
 {
@@ -29,10 +29,10 @@ static ptx_type dtype_type(cured_dtype d)
 }
 
 /* A buffer spec NAME=TYPE[COUNT]:INIT. */
-static cli_arg_spec buffer(const char *name, ptx_type type, uint64_t count,
-                           cli_arg_init init, uint64_t seed)
+static cured_model_arg buffer(const char *name, ptx_type type, uint64_t count,
+                           cured_model_arg_init init, uint64_t seed)
 {
-    cli_arg_spec s;
+    cured_model_arg s;
     memset(&s, 0, sizeof s);
     s.is_buffer = 1;
     snprintf(s.name, sizeof s.name, "%s", name);
@@ -43,9 +43,11 @@ static cli_arg_spec buffer(const char *name, ptx_type type, uint64_t count,
     return s;
 }
 
-int cli_catalogue_plan_make(int kernel, cured_dtype dtype, uint64_t n,
-                            int block, uint64_t seed, cli_catalogue_plan *plan,
-                            char *err, size_t cap)
+int cured_model_catalogue_launch_make(int kernel, cured_dtype dtype, uint64_t n,
+                                      int block, uint64_t seed,
+                                      const cured_device_shape *device,
+                                      cured_model_catalogue_launch *plan,
+                                      char *err, size_t cap)
 {
     const cured_kernel_info *info = cured_catalogue_entry(kernel);
     ptx_type type = dtype_type(dtype);
@@ -69,7 +71,7 @@ int cli_catalogue_plan_make(int kernel, cured_dtype dtype, uint64_t n,
         return -1;
     }
     cured_plan launches;
-    cured_dispatch_plan(kernel, dtype, n, block, &cli_model_h200, &launches);
+    cured_dispatch_plan(kernel, dtype, n, block, device, &launches);
     const cured_launch *first = &launches.launch[0];
     if (launches.launches < 1 || first->grid > UINT32_MAX) {
         snprintf(err, cap, "no launch for --n %llu", (unsigned long long)n);
@@ -81,22 +83,22 @@ int cli_catalogue_plan_make(int kernel, cured_dtype dtype, uint64_t n,
 
     int grid_level = info->level == CURED_LEVEL_GRID;
     int single_pass = strcmp(info->name, "single_pass") == 0;
-    plan->args[0] = buffer("in", type, n, CLI_INIT_RANDOM, seed);
+    plan->args[0] = buffer("in", type, n, CURED_MODEL_ARG_RANDOM, seed);
     if (launches.zero_output)                 /* atomic adds into *out */
-        plan->args[1] = buffer("out", type, 1, CLI_INIT_ZEROS, 0);
+        plan->args[1] = buffer("out", type, 1, CURED_MODEL_ARG_ZEROS, 0);
     else if (single_pass)
-        plan->args[1] = buffer("out", type, 1, CLI_INIT_UNINIT, 0);
+        plan->args[1] = buffer("out", type, 1, CURED_MODEL_ARG_UNINIT, 0);
     else                                      /* one value per block */
-        plan->args[1] = buffer("out", type, first->grid, CLI_INIT_UNINIT, 0);
-    cli_arg_spec *ns = &plan->args[2];
+        plan->args[1] = buffer("out", type, first->grid, CURED_MODEL_ARG_UNINIT, 0);
+    cured_model_arg *ns = &plan->args[2];
     memset(ns, 0, sizeof *ns);
     snprintf(ns->name, sizeof ns->name, "n");
     ns->type = grid_level ? PTX_T_U64 : PTX_T_U32;
     ns->bits = n;
     plan->nargs = 3;
     if (single_pass) {
-        plan->args[3] = buffer("partials", type, first->grid, CLI_INIT_UNINIT, 0);
-        plan->args[4] = buffer("counter", PTX_T_U32, 1, CLI_INIT_ZEROS, 0);
+        plan->args[3] = buffer("partials", type, first->grid, CURED_MODEL_ARG_UNINIT, 0);
+        plan->args[4] = buffer("counter", PTX_T_U32, 1, CURED_MODEL_ARG_ZEROS, 0);
         plan->nargs = 5;
     }
     return 0;

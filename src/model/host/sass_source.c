@@ -1,12 +1,15 @@
-/* model_sass.c - where `cured model` gets its SASS and how it reports what
- * the SASS changed (model_sass.h).
+/* sass_source.c - where a run gets its SASS and how it reports what
+ * the SASS changed (cured_model_host.h).
  *
- * defines: cli_sass_catalogue, cli_sass_file, cli_sass_compile,
- *          cli_sass_none, cli_sass_apply, cli_sass_print, cli_sass_json,
- *          cli_sass_free
+ * defines: cured_model_sass_source_catalogue, cured_model_sass_source_file, cured_model_sass_source_compile,
+ *          cured_model_sass_source_none, cured_model_sass_source_apply, cured_model_sass_source_print, cured_model_sass_source_json,
+ *          cured_model_sass_source_free
  */
 #define _POSIX_C_SOURCE 200809L
-#include "sass_source.h"
+#include "cured_model_host.h"
+#include "ptx.h"
+#include "sass.h"
+#include "sass_match.h"
 
 #include "catalogue_sass.h"
 #include "json_out.h"
@@ -17,13 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
-void cli_sass_none(cli_sass *s, const char *reason)
+void cured_model_sass_source_none(cured_model_sass_source *s, const char *reason)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->missing, sizeof s->missing, "%s", reason);
 }
 
-void cli_sass_catalogue(cli_sass *s)
+void cured_model_sass_source_catalogue(cured_model_sass_source *s)
 {
     memset(s, 0, sizeof *s);
     s->text = cured_model_catalogue_sass(&s->len);
@@ -35,11 +38,11 @@ void cli_sass_catalogue(cli_sass *s)
                  "ptxas -lineinfo + nvdisasm -gp)");
 }
 
-int cli_sass_file(cli_sass *s, const char *path, char *err, size_t cap)
+int cured_model_sass_source_file(cured_model_sass_source *s, const char *path, char *err, size_t cap)
 {
     memset(s, 0, sizeof *s);
     char *text;
-    if (cli_read_file(path, &text, &s->len, err, cap) != 0)
+    if (host_read_file(path, &text, &s->len, err, cap) != 0)
         return -1;
     s->owned = text;
     s->text = text;
@@ -47,12 +50,12 @@ int cli_sass_file(cli_sass *s, const char *path, char *err, size_t cap)
     return 0;
 }
 
-void cli_sass_compile(cli_sass *s, const char *ptx_path, const char *label)
+void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx_path, const char *label)
 {
     memset(s, 0, sizeof *s);
     char ptxas[1024], nvdisasm[1024], err[1200];
-    if (cli_find_tool("ptxas", NULL, ptxas, sizeof ptxas) != 0 ||
-        cli_find_tool("nvdisasm", cured_model_build_nvdisasm(), nvdisasm,
+    if (host_find_tool("ptxas", NULL, ptxas, sizeof ptxas) != 0 ||
+        host_find_tool("nvdisasm", cured_model_build_nvdisasm(), nvdisasm,
                       sizeof nvdisasm) != 0) {
         snprintf(s->missing, sizeof s->missing, "no ptxas/nvdisasm found (PATH, "
                  "/usr/local/cuda/bin; pip install nvidia-cuda-nvdisasm)");
@@ -66,14 +69,14 @@ void cli_sass_compile(cli_sass *s, const char *ptx_path, const char *label)
     char *dis[] = {nvdisasm, "-gp", "-c", cubin, NULL};
     fprintf(stderr, "cured model: %s -arch=sm_90 -lineinfo; %s -gp -c\n", ptxas,
             nvdisasm);
-    int rc = cli_run_tool(as, NULL);
+    int rc = host_run_tool(as, NULL);
     if (rc == 0)
-        rc = cli_run_tool(dis, sass);
+        rc = host_run_tool(dis, sass);
     char *text = NULL;
     if (rc != 0)
         snprintf(s->missing, sizeof s->missing, "%s failed (%d)",
                  access(cubin, R_OK) == 0 ? "nvdisasm" : "ptxas", rc);
-    else if (cli_read_file(sass, &text, &s->len, err, sizeof err) != 0)
+    else if (host_read_file(sass, &text, &s->len, err, sizeof err) != 0)
         snprintf(s->missing, sizeof s->missing, "%.300s", err);
     s->owned = text;
     s->text = text;
@@ -84,7 +87,7 @@ void cli_sass_compile(cli_sass *s, const char *ptx_path, const char *label)
     remove(sass);
 }
 
-int cli_sass_apply(cli_sass *s, const cured_model_module *module, int entry,
+int cured_model_sass_source_apply(cured_model_sass_source *s, const cured_model_module *module, int entry,
                    cured_model_counters *c, char *err, size_t cap)
 {
     if (s->text == NULL)
@@ -127,7 +130,7 @@ static const char *note_where(const cured_model_sass_note *n, const cured_model_
     return buf;
 }
 
-void cli_sass_print(FILE *out, const cli_sass *s, const cured_model_module *module)
+void cured_model_sass_source_print(FILE *out, const cured_model_sass_source *s, const cured_model_module *module)
 {
     const cured_model_sass_summary *r = &s->summary;
     if (!s->applied) {
@@ -151,7 +154,7 @@ void cli_sass_print(FILE *out, const cli_sass *s, const cured_model_module *modu
         fprintf(out, "sass note: %d more notes left out\n", r->notes_left_out);
 }
 
-void cli_sass_json(FILE *out, const cli_sass *s, const cured_model_module *module)
+void cured_model_sass_source_json(FILE *out, const cured_model_sass_source *s, const cured_model_module *module)
 {
     const cured_model_sass_summary *r = &s->summary;
     fprintf(out, "{\"used\": %s, \"source\": ", s->applied ? "true" : "false");
@@ -183,7 +186,7 @@ void cli_sass_json(FILE *out, const cli_sass *s, const cured_model_module *modul
     fprintf(out, "], \"notes_left_out\": %d}", r->notes_left_out);
 }
 
-void cli_sass_free(cli_sass *s)
+void cured_model_sass_source_free(cured_model_sass_source *s)
 {
     sass_module_free(s->module);
     cured_model_sass_summary_free(&s->summary);

@@ -1,11 +1,12 @@
-/* model_source.c - loads the PTX `cured model` runs: embedded, from a .ptx
+/* source.c - loads the PTX a run executes: embedded, from a .ptx
  * file, or compiled from a .cu file by nvcc.
  *
- * defines: cli_source_catalogue, cli_source_ptx_file, cli_source_cu_file,
- *          cli_source_parse, cli_source_free, cli_find_nvcc
+ * defines: cured_model_source_catalogue, cured_model_source_ptx_file, cured_model_source_cu_file,
+ *          cured_model_source_parse, cured_model_source_free, host_find_nvcc
  */
 #define _POSIX_C_SOURCE 200809L
-#include "source.h"
+#include "cured_model_host.h"
+#include "ptx.h"
 
 #include "catalogue_ptx.h"
 #include "tools.h"
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int cli_source_catalogue(cli_source *src, char *err, size_t cap)
+int cured_model_source_catalogue(cured_model_source *src, char *err, size_t cap)
 {
     memset(src, 0, sizeof *src);
     src->text = cured_model_catalogue_ptx(&src->len);
@@ -29,29 +30,29 @@ int cli_source_catalogue(cli_source *src, char *err, size_t cap)
     return 0;
 }
 
-int cli_source_ptx_file(cli_source *src, const char *path, char *err, size_t cap)
+int cured_model_source_ptx_file(cured_model_source *src, const char *path, char *err, size_t cap)
 {
     memset(src, 0, sizeof *src);
     snprintf(src->label, sizeof src->label, "%.1000s", path);
     char *text;
-    if (cli_read_file(path, &text, &src->len, err, cap) != 0)
+    if (host_read_file(path, &text, &src->len, err, cap) != 0)
         return -1;
     src->owned = text;
     src->text = text;
     return 0;
 }
 
-int cli_find_nvcc(char *out, size_t cap)
+int host_find_nvcc(char *out, size_t cap)
 {
-    return cli_find_tool("nvcc", NULL, out, cap);
+    return host_find_tool("nvcc", NULL, out, cap);
 }
 
-int cli_source_cu_file(cli_source *src, const char *path, cli_sass *sass,
+int cured_model_source_cu_file(cured_model_source *src, const char *path, cured_model_sass_source *sass,
                        char *err, size_t cap)
 {
     memset(src, 0, sizeof *src);
     char nvcc[1024];
-    if (cli_find_nvcc(nvcc, sizeof nvcc) != 0) {
+    if (host_find_nvcc(nvcc, sizeof nvcc) != 0) {
         snprintf(err, cap, "--cu needs nvcc (CUDA toolkit), not found on PATH "
                  "or in /usr/local/cuda/bin: compile it yourself with `nvcc "
                  "-arch=sm_90 -ptx -lineinfo` and pass --ptx FILE");
@@ -74,24 +75,24 @@ int cli_source_cu_file(cli_source *src, const char *path, cli_sass *sass,
     char *argv[] = {nvcc, "-arch=sm_90", "-ptx", "-lineinfo", "-o", ptx,
                     (char *)path, NULL};
     fprintf(stderr, "cured model: %s -arch=sm_90 -ptx -lineinfo %s\n", nvcc, path);
-    int rc = cli_run_tool(argv, NULL);
+    int rc = host_run_tool(argv, NULL);
     int result = 0;
     if (rc != 0) {
         snprintf(err, cap, "nvcc failed on '%s' (%s %d)", path,
                  rc < 0 ? "status" : "exit", rc);
         result = -1;
-    } else if (cli_source_ptx_file(src, ptx, err, cap) != 0) {
+    } else if (cured_model_source_ptx_file(src, ptx, err, cap) != 0) {
         result = -1;
     }
     snprintf(src->label, sizeof src->label, "%s (PTX)", path);
     if (result == 0 && sass != NULL)
-        cli_sass_compile(sass, ptx, path);
+        cured_model_sass_source_compile(sass, ptx, path);
     remove(ptx);
     rmdir(dir);
     return result;
 }
 
-int cli_source_parse(cli_source *src, char *err, size_t cap)
+int cured_model_source_parse(cured_model_source *src, char *err, size_t cap)
 {
     cured_model_parse_error perr;
     memset(&perr, 0, sizeof perr);
@@ -113,7 +114,7 @@ int cli_source_parse(cli_source *src, char *err, size_t cap)
     return -1;
 }
 
-void cli_source_free(cli_source *src)
+void cured_model_source_free(cured_model_source *src)
 {
     cured_model_module_free(src->module);
     free(src->owned);

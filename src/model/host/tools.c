@@ -1,7 +1,7 @@
-/* model_tools.c - finding and running the toolkit's programs, reading files
- * whole (model_tools.h).
+/* tools.c - finding and running the toolkit's programs, reading files
+ * whole (tools.h).
  *
- * defines: cli_find_tool, cli_run_tool, cli_read_file
+ * defines: host_find_tool, host_run_tool, host_read_file
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tools.h"
@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int cli_find_tool(const char *name, const char *fallback, char *out,
+int host_find_tool(const char *name, const char *fallback, char *out,
                   size_t cap)
 {
     const char *path = getenv("PATH");
@@ -35,7 +35,7 @@ int cli_find_tool(const char *name, const char *fallback, char *out,
     return -1;
 }
 
-int cli_run_tool(char *const argv[], const char *stdout_path)
+int host_run_tool(char *const argv[], const char *stdout_path)
 {
     fflush(stdout);
     fflush(stderr);
@@ -59,7 +59,7 @@ int cli_run_tool(char *const argv[], const char *stdout_path)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int cli_read_file(const char *path, char **text, size_t *len, char *err,
+int host_read_file(const char *path, char **text, size_t *len, char *err,
                   size_t cap)
 {
     *text = NULL;

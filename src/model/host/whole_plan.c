@@ -1,14 +1,16 @@
-/* model_plan.c - a catalogue kernel's whole launch plan, run in the model.
+/* whole_plan.c - a catalogue kernel's whole launch plan, run in the model.
  *
- * defines: cli_plan_run_catalogue, cli_plan_run_catalogue_at,
- *          cli_plan_run_watched, cli_plan_run_clear
+ * defines: cured_model_plan_run_catalogue, cured_model_plan_run_catalogue_at,
+ *          cured_model_plan_run_watched, cured_model_plan_result_clear
  *
  * The launches, buffers and parameters mirror src/lib/run.cu (run_passes,
  * run_grid); the plan and the scratch layout come from the dispatch itself
  * (cured_dispatch_plan, cured_dispatch_layout), so a change there is run
  * here as it would run on a GPU.
  */
-#include "whole_plan.h"
+#include "cured_model_host.h"
+#include "ptx.h"
+#include "dispatch.h"
 
 #include "catalogue_ptx.h"
 #include "checks.h"
@@ -21,7 +23,7 @@
 #define PARAM_BLOCK_BYTES 64
 
 /* Records why the plan could not run; returns -1. */
-static int refuse(cli_plan_run *r, const char *fmt, ...)
+static int refuse(cured_model_plan_result *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -99,7 +101,7 @@ static void launch_arguments(const char *name, int block_level,
  * after checking that f has exactly a's parameters with a's sizes. Returns
  * 0, or -1 with r->error. */
 static int pack_params(const cured_model_module *m, const ptx_function *f,
-                       const launch_args *a, uint8_t *params, cli_plan_run *r)
+                       const launch_args *a, uint8_t *params, cured_model_plan_result *r)
 {
     if (f->nparams != a->count)
         return refuse(r, "%s: %d parameters, docs/kernels.md says %d", f->name,
@@ -134,9 +136,9 @@ static int pack_params(const cured_model_module *m, const ptx_function *f,
  * model refused it or host memory ran out (r->error says which). */
 static int run_launch(const cured_model_module *m, int fn, int k, const cured_launch *l,
                       const uint8_t *params, cured_model_memory *mem,
-                      const cli_plan_watch *w, cli_plan_run *r)
+                      const cured_model_plan_watch *w, cured_model_plan_result *r)
 {
-    cli_plan_launch *rec = &r->launch[k];
+    cured_model_plan_launch *rec = &r->launch[k];
     rec->function = fn;
     r->launches_started = k + 1;
     cured_model_checks *checks = cured_model_checks_new(&rec->findings);
@@ -180,7 +182,7 @@ static int run_launch(const cured_model_module *m, int fn, int k, const cured_la
 static int make_buffers(cured_model_memory *mem, int kernel, cured_dtype dtype,
                         const void *in, uint64_t n, size_t in_offset, int block,
                         run_buffers *b, cured_model_buffer **out, cured_model_buffer **temp,
-                        cli_plan_run *r)
+                        cured_model_plan_result *r)
 {
     size_t es = cured_dtype_size(dtype);
     uint8_t poison = poison_byte(dtype);
@@ -215,26 +217,26 @@ static int make_buffers(cured_model_memory *mem, int kernel, cured_dtype dtype,
     return 0;
 }
 
-int cli_plan_run_catalogue(const cured_model_module *m, int kernel, cured_dtype dtype,
+int cured_model_plan_run_catalogue(const cured_model_module *m, int kernel, cured_dtype dtype,
                            const void *in, uint64_t n, int block,
-                           const cured_device_shape *dev, cli_plan_run *r)
+                           const cured_device_shape *dev, cured_model_plan_result *r)
 {
-    return cli_plan_run_watched(m, kernel, dtype, in, n, 0, block, dev, NULL, r);
+    return cured_model_plan_run_watched(m, kernel, dtype, in, n, 0, block, dev, NULL, r);
 }
 
-int cli_plan_run_catalogue_at(const cured_model_module *m, int kernel,
+int cured_model_plan_run_catalogue_at(const cured_model_module *m, int kernel,
                               cured_dtype dtype, const void *in, uint64_t n,
                               size_t in_offset, int block,
-                              const cured_device_shape *dev, cli_plan_run *r)
+                              const cured_device_shape *dev, cured_model_plan_result *r)
 {
-    return cli_plan_run_watched(m, kernel, dtype, in, n, in_offset, block, dev,
+    return cured_model_plan_run_watched(m, kernel, dtype, in, n, in_offset, block, dev,
                                 NULL, r);
 }
 
-int cli_plan_run_watched(const cured_model_module *m, int kernel, cured_dtype dtype,
+int cured_model_plan_run_watched(const cured_model_module *m, int kernel, cured_dtype dtype,
                          const void *in, uint64_t n, size_t in_offset,
                          int block, const cured_device_shape *dev,
-                         const cli_plan_watch *watch, cli_plan_run *r)
+                         const cured_model_plan_watch *watch, cured_model_plan_result *r)
 {
     memset(r, 0, sizeof *r);
     if (watch != NULL && (watch->nobservers < 0 ||
@@ -310,7 +312,7 @@ int cli_plan_run_watched(const cured_model_module *m, int kernel, cured_dtype dt
     return rc;
 }
 
-void cli_plan_run_clear(cli_plan_run *r)
+void cured_model_plan_result_clear(cured_model_plan_result *r)
 {
     for (int k = 0; k < r->launches_started; k++)
         cured_model_findings_clear(&r->launch[k].findings);

@@ -1,14 +1,16 @@
-/* step_view_report.c - the seed page's table and its JSON, from seed views.
+/* step_view_report.c - the lesson's table and its JSON from step views, and
+ * one view's tree steps as a table.
  *
  * defines: cured_model_step_table_header, cured_model_step_view_format_row,
- *          cured_model_step_view_print_table, cured_model_step_view_write_json
+ *          cured_model_step_view_print_table, cured_model_step_view_write_json,
+ *          cured_model_step_view_print_steps
  */
 #include "json_out.h"
 #include "step_view.h"
 
 #include <string.h>
 
-/* The header of the page's table as ANCHORS.md gives it; one place to change it. */
+/* The header of the lesson's table (docs/lesson.md); one place to change it. */
 const char cured_model_step_table_header[] =
     "| version | shared-memory accesses | `__syncthreads()` | "
     "worst bank conflict | divergent warps (first step) |\n"
@@ -88,5 +90,30 @@ int cured_model_step_view_write_json(FILE *out, const char *const names[],
         fprintf(out, "%s]}", n ? "\n   " : "");
     }
     fprintf(out, "%s]\n", count ? "\n" : "");
+    return ferror(out) ? -1 : 0;
+}
+
+int cured_model_step_view_print_steps(FILE *out, const cured_model_step_view *view)
+{
+    const cured_model_step *steps;
+    int n = cured_model_step_view_steps(view, &steps);
+    if (n == 0) {
+        fprintf(out, "\nno tree steps (no interval where a thread reads and "
+                "writes one shared word)\n");
+        return ferror(out) ? -1 : 0;
+    }
+    fprintf(out, "\n| step | block | interval | accesses | adding threads | "
+            "bank conflict | divergent warps |\n|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n; i++) {
+        const cured_model_step *s = &steps[i];
+        char degree[16];
+        if (s->bank_degree)
+            snprintf(degree, sizeof degree, "%u-way", s->bank_degree);
+        else
+            snprintf(degree, sizeof degree, "-");
+        fprintf(out, "| %d | %u | %u | %llu | %u | %s | %u of %u |\n", i + 1,
+                s->block, s->interval, (unsigned long long)s->accesses,
+                s->adding_threads, degree, s->divergent_warps, s->warps);
+    }
     return ferror(out) ? -1 : 0;
 }

@@ -14,14 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
+#include "cured_model_host.h"
+#include "ptx.h"
 
 /* Parses text, asserting success. */
-static cli_arg_spec parse_ok(const char *text)
+static cured_model_arg parse_ok(const char *text)
 {
-    cli_arg_spec s;
+    cured_model_arg s;
     char err[256] = "";
-    int rc = cli_arg_parse(text, &s, err, sizeof err);
+    int rc = cured_model_arg_parse(text, &s, err, sizeof err);
     if (rc != 0)
         fail_msg("'%s' did not parse: %s", text, err);
     return s;
@@ -30,36 +31,36 @@ static cli_arg_spec parse_ok(const char *text)
 /* Parses text, asserting failure with exactly `message`. */
 static void parse_fails(const char *text, const char *message)
 {
-    cli_arg_spec s;
+    cured_model_arg s;
     char err[256] = "";
-    assert_int_equal(cli_arg_parse(text, &s, err, sizeof err), -1);
+    assert_int_equal(cured_model_arg_parse(text, &s, err, sizeof err), -1);
     assert_string_equal(err, message);
 }
 
 static void test_buffer_inits(void **state)
 {
     (void)state;
-    cli_arg_spec s = parse_ok("in=f32[64]:random");
+    cured_model_arg s = parse_ok("in=f32[64]:random");
     assert_true(s.is_buffer);
     assert_string_equal(s.name, "in");
     assert_int_equal(s.type, PTX_T_F32);
     assert_int_equal(s.count, 64);
-    assert_int_equal(s.init, CLI_INIT_RANDOM);
-    assert_int_equal(s.seed, CLI_ARG_DEFAULT_SEED);
+    assert_int_equal(s.init, CURED_MODEL_ARG_RANDOM);
+    assert_int_equal(s.seed, CURED_MODEL_ARG_DEFAULT_SEED);
 
     s = parse_ok("x=s32[3]:random@42");
     assert_int_equal(s.type, PTX_T_S32);
-    assert_int_equal(s.init, CLI_INIT_RANDOM);
+    assert_int_equal(s.init, CURED_MODEL_ARG_RANDOM);
     assert_int_equal(s.seed, 42);
 
-    assert_int_equal(parse_ok("a=u64[1]:ones").init, CLI_INIT_ONES);
+    assert_int_equal(parse_ok("a=u64[1]:ones").init, CURED_MODEL_ARG_ONES);
     assert_int_equal(parse_ok("a=i32[2]:iota").type, PTX_T_S32);
-    assert_int_equal(parse_ok("a=u8[2]:iota").init, CLI_INIT_IOTA);
+    assert_int_equal(parse_ok("a=u8[2]:iota").init, CURED_MODEL_ARG_IOTA);
     assert_int_equal(parse_ok("a=f64[0x10]:zeros").count, 16);
-    assert_int_equal(parse_ok("out_1=f32[8]:uninit").init, CLI_INIT_UNINIT);
+    assert_int_equal(parse_ok("out_1=f32[8]:uninit").init, CURED_MODEL_ARG_UNINIT);
 
     s = parse_ok("d=f32[]:file:/tmp/a=b:c.bin");
-    assert_int_equal(s.init, CLI_INIT_FILE);
+    assert_int_equal(s.init, CURED_MODEL_ARG_FILE);
     assert_int_equal(s.count, 0);
     assert_string_equal(s.path, "/tmp/a=b:c.bin");
     s = parse_ok("d=u16:file:data.bin");
@@ -72,7 +73,7 @@ static void test_buffer_inits(void **state)
 static void test_scalars(void **state)
 {
     (void)state;
-    cli_arg_spec s = parse_ok("u32:5");
+    cured_model_arg s = parse_ok("u32:5");
     assert_false(s.is_buffer);
     assert_string_equal(s.name, "");
     assert_int_equal(s.type, PTX_T_U32);
@@ -129,28 +130,28 @@ static void test_fill_values(void **state)
 {
     (void)state;
     float f[8];
-    cli_arg_spec s = parse_ok("x=f32[8]:iota");
-    cli_arg_fill(&s, f);
+    cured_model_arg s = parse_ok("x=f32[8]:iota");
+    cured_model_arg_fill(&s, f);
     assert_true(f[0] == 0.0f && f[7] == 7.0f);
     s = parse_ok("x=f32[8]:ones");
-    cli_arg_fill(&s, f);
+    cured_model_arg_fill(&s, f);
     assert_true(f[3] == 1.0f);
     s = parse_ok("x=f32[8]:zeros");
     f[2] = 9;
-    cli_arg_fill(&s, f);
+    cured_model_arg_fill(&s, f);
     assert_true(f[2] == 0.0f);
 
     int32_t iv[4];
     s = parse_ok("x=s32[4]:iota");
-    cli_arg_fill(&s, iv);
+    cured_model_arg_fill(&s, iv);
     assert_int_equal(iv[3], 3);
     uint8_t b[300];
     s = parse_ok("x=u8[300]:iota");
-    cli_arg_fill(&s, b);
+    cured_model_arg_fill(&s, b);
     assert_int_equal(b[299], 299 & 0xff);
     uint16_t h[2];
     s = parse_ok("x=u16[2]:ones");
-    cli_arg_fill(&s, h);
+    cured_model_arg_fill(&s, h);
     assert_int_equal(h[1], 1);
 }
 
@@ -161,9 +162,9 @@ static void test_fill_random(void **state)
     (void)state;
     enum { N = 4096 };
     float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
-    cli_arg_spec s = parse_ok("x=f32[4096]:random@7");
-    cli_arg_fill(&s, a);
-    cli_arg_fill(&s, b);
+    cured_model_arg s = parse_ok("x=f32[4096]:random@7");
+    cured_model_arg_fill(&s, a);
+    cured_model_arg_fill(&s, b);
     assert_memory_equal(a, b, N * sizeof *a);
     double mean = 0;
     for (int i = 0; i < N; i++) {
@@ -174,14 +175,14 @@ static void test_fill_random(void **state)
     mean /= N;
     assert_true(mean > -0.05 && mean < 0.05);
     s = parse_ok("x=f32[4096]:random@8");
-    cli_arg_fill(&s, b);
+    cured_model_arg_fill(&s, b);
     assert_memory_not_equal(a, b, N * sizeof *a);
     free(a);
     free(b);
 
     int32_t iv[N];
     s = parse_ok("x=s32[4096]:random");
-    cli_arg_fill(&s, iv);
+    cured_model_arg_fill(&s, iv);
     int lo = 0, hi = 0;
     for (int i = 0; i < N; i++) {
         assert_true(iv[i] >= -8 && iv[i] < 8);
@@ -191,12 +192,12 @@ static void test_fill_random(void **state)
     assert_true(lo && hi);
     uint64_t uv[64];
     s = parse_ok("x=u64[64]:random@3");
-    cli_arg_fill(&s, uv);
+    cured_model_arg_fill(&s, uv);
     for (int i = 0; i < 64; i++)
         assert_true(uv[i] < 16);
     double dv[64];
     s = parse_ok("x=f64[64]:random@3");
-    cli_arg_fill(&s, dv);
+    cured_model_arg_fill(&s, dv);
     for (int i = 0; i < 64; i++)
         assert_true(dv[i] >= -0.5 && dv[i] < 0.5);
 }
@@ -214,9 +215,9 @@ static void test_read_file(void **state)
 
     char spec[128], err[256] = "";
     snprintf(spec, sizeof spec, "d=f32[]:file:%s", path);
-    cli_arg_spec s = parse_ok(spec);
+    cured_model_arg s = parse_ok(spec);
     uint64_t bytes = 0;
-    float *data = cli_arg_read_file(&s, &bytes, err, sizeof err);
+    float *data = cured_model_arg_read_file(&s, &bytes, err, sizeof err);
     assert_non_null(data);
     assert_int_equal(bytes, 12);
     assert_true(data[2] == 3.25f);
@@ -224,21 +225,21 @@ static void test_read_file(void **state)
 
     snprintf(spec, sizeof spec, "d=f32[4]:file:%s", path);
     s = parse_ok(spec);
-    assert_null(cli_arg_read_file(&s, &bytes, err, sizeof err));
+    assert_null(cured_model_arg_read_file(&s, &bytes, err, sizeof err));
     char expect[256];
     snprintf(expect, sizeof expect, "'%s' has 12 bytes but d=f32[4] needs 16", path);
     assert_string_equal(err, expect);
 
     snprintf(spec, sizeof spec, "d=f64:file:%s", path);
     s = parse_ok(spec);
-    assert_null(cli_arg_read_file(&s, &bytes, err, sizeof err));
+    assert_null(cured_model_arg_read_file(&s, &bytes, err, sizeof err));
     snprintf(expect, sizeof expect, "'%s' has 12 bytes, not a whole number (>= 1) "
              "of f64 elements of 8 bytes", path);
     assert_string_equal(err, expect);
     remove(path);
 
     s = parse_ok("d=f32:file:/nonexistent/cured.bin");
-    assert_null(cli_arg_read_file(&s, &bytes, err, sizeof err));
+    assert_null(cured_model_arg_read_file(&s, &bytes, err, sizeof err));
     assert_string_equal(err, "cannot read '/nonexistent/cured.bin' for --arg d: "
                              "No such file or directory");
 }
@@ -248,16 +249,16 @@ static void test_dim3(void **state)
     (void)state;
     cured_model_dim3 d;
     char err[256];
-    assert_int_equal(cli_dim3_parse("64", "--block", &d, err, sizeof err), 0);
+    assert_int_equal(cured_model_dim3_parse("64", "--block", &d, err, sizeof err), 0);
     assert_true(d.x == 64 && d.y == 1 && d.z == 1);
-    assert_int_equal(cli_dim3_parse("4,2", "--grid", &d, err, sizeof err), 0);
+    assert_int_equal(cured_model_dim3_parse("4,2", "--grid", &d, err, sizeof err), 0);
     assert_true(d.x == 4 && d.y == 2 && d.z == 1);
-    assert_int_equal(cli_dim3_parse("4,2,3", "--grid", &d, err, sizeof err), 0);
+    assert_int_equal(cured_model_dim3_parse("4,2,3", "--grid", &d, err, sizeof err), 0);
     assert_true(d.z == 3);
     static const char *bad[] = {"", "0", "4,", "4,2,3,1", "x", "4,-1", "1 ", " 1",
                                 "4294967296"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(cli_dim3_parse(bad[i], "--grid", &d, err, sizeof err), -1);
+        assert_int_equal(cured_model_dim3_parse(bad[i], "--grid", &d, err, sizeof err), -1);
         char expect[128];
         snprintf(expect, sizeof expect,
                  "bad --grid '%s' (X[,Y,Z], each a whole number >= 1)", bad[i]);

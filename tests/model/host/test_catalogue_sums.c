@@ -25,10 +25,10 @@
  * printed first and on every failure. Skipped (77) without embedded PTX.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cured_model_host.h"
 #include "catalogue_ptx.h"
-#include "catalogue_launch.h"
-#include "whole_plan.h"
 #include "dispatch.h"
+#include "ptx.h"
 #include "sum_reference.h"
 
 #include <setjmp.h>
@@ -41,6 +41,12 @@
 #include <time.h>
 
 #include <cmocka.h>
+
+/* The H200's shape, the model's default device. */
+static const cured_device_shape *h200(void)
+{
+    return &cured_device_preset_find("h200")->shape;
+}
 
 static const uint64_t sizes[] = {0, 1, 31, 33, 1000, 5000, 70001};
 static const int blocks[] = {32, 64, 256};
@@ -156,7 +162,7 @@ static void test_every_kernel_has_its_entries(void **state)
 
 typedef struct sweep {
     const cured_model_module *m;
-    const cured_device_shape *dev; /* NULL: cli_model_h200 */
+    const cured_device_shape *dev; /* NULL: the H200 preset */
     cured_dtype dtype;
     sum_data_kind kind;
     const char *kind_name;
@@ -178,7 +184,7 @@ static void report(sweep *s, const char *kernel, uint64_t n, int block,
  * unroll_warp exhibit (is_exhibit in the catalogue), which must report its tail's shared race (and only that)
  * whenever it launched. Returns 1 when r's findings are those. */
 static int findings_as_expected(sweep *s, int k, uint64_t n, int block,
-                                const cli_plan_run *r)
+                                const cured_model_plan_result *r)
 {
     const char *kernel = cured_catalogue_entry(k)->name;
     int exhibit = cured_catalogue_entry(k)->is_exhibit;
@@ -204,15 +210,16 @@ static int findings_as_expected(sweep *s, int k, uint64_t n, int block,
 }
 
 /* `cured model KERNEL --n N --block B` runs the plan's first launch: the
- * same grid, block and dynamic shared memory as cli_model_h200's plan. */
+ * same grid, block and dynamic shared memory as the H200 preset's plan. */
 static int first_launch_is_the_clis(int kernel, cured_dtype dtype, uint64_t n,
                                     int block, const cured_plan *plan)
 {
-    cli_catalogue_plan cli;
+    cured_model_catalogue_launch cli;
     char err[160];
     if (n == 0)
         return 1;
-    if (cli_catalogue_plan_make(kernel, dtype, n, block, 1, &cli, err, sizeof err) != 0)
+    if (cured_model_catalogue_launch_make(kernel, dtype, n, block, 1, h200(), &cli, err,
+                                          sizeof err) != 0)
         return 0;
     const cured_launch *l = &plan->launch[0];
     return cli.grid.x == l->grid && cli.block.x == (uint32_t)l->block &&
@@ -227,13 +234,13 @@ static void run_one(sweep *s, int kernel, const void *in, uint64_t n, int block,
 {
     const char *name = cured_catalogue_entry(kernel)->name;
     size_t es = cured_dtype_size(s->dtype);
-    cli_plan_run r;
+    cured_model_plan_result r;
     char msg[512];
     s->runs++;
-    const cured_device_shape *dev = s->dev != NULL ? s->dev : &cli_model_h200;
-    if (cli_plan_run_catalogue(s->m, kernel, s->dtype, in, n, block, dev, &r) != 0) {
+    const cured_device_shape *dev = s->dev != NULL ? s->dev : h200();
+    if (cured_model_plan_run_catalogue(s->m, kernel, s->dtype, in, n, block, dev, &r) != 0) {
         report(s, name, n, block, r.error);
-        cli_plan_run_clear(&r);
+        cured_model_plan_result_clear(&r);
         return;
     }
     s->launches += r.launches_run;
@@ -266,7 +273,7 @@ static void run_one(sweep *s, int kernel, const void *in, uint64_t n, int block,
         memcpy(two_pass_value, r.value, es);
     if (ok && strcmp(name, "single_pass") == 0 && memcmp(two_pass_value, r.value, es) != 0)
         report(s, name, n, block, "not two_pass's bits");
-    cli_plan_run_clear(&r);
+    cured_model_plan_result_clear(&r);
 }
 
 /* Every kernel at every block of `blocks_used` over fresh inputs of each
@@ -372,12 +379,12 @@ static void test_misaligned_input_gives_the_same_bits(void **state)
             sum_data_fill(dtypes[d], SUM_DATA_RANDOM, base_seed + ns[i], in, ns[i]);
             for (size_t b = 0; b < COUNT(bs); b++) {
                 for (int k = 0; k < cured_catalogue_count(); k++) {
-                    cli_plan_run aligned, shifted;
-                    assert_int_equal(cli_plan_run_catalogue_at(m, k, dtypes[d], in, ns[i], 0,
-                                                               bs[b], &cli_model_h200,
+                    cured_model_plan_result aligned, shifted;
+                    assert_int_equal(cured_model_plan_run_catalogue_at(m, k, dtypes[d], in, ns[i], 0,
+                                                               bs[b], h200(),
                                                                &aligned), 0);
-                    assert_int_equal(cli_plan_run_catalogue_at(m, k, dtypes[d], in, ns[i], es,
-                                                               bs[b], &cli_model_h200,
+                    assert_int_equal(cured_model_plan_run_catalogue_at(m, k, dtypes[d], in, ns[i], es,
+                                                               bs[b], h200(),
                                                                &shifted), 0);
                     assert_true(aligned.completed && shifted.completed);
                     if (!cured_catalogue_entry(k)->is_exhibit)
@@ -388,8 +395,8 @@ static void test_misaligned_input_gives_the_same_bits(void **state)
                                  cured_dtype_name(dtypes[d]), (unsigned long long)ns[i],
                                  bs[b], (unsigned long long)base_seed);
                     compared++;
-                    cli_plan_run_clear(&aligned);
-                    cli_plan_run_clear(&shifted);
+                    cured_model_plan_result_clear(&aligned);
+                    cured_model_plan_result_clear(&shifted);
                 }
             }
             free(in);

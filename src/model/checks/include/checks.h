@@ -35,26 +35,5 @@
 
 #include "cured_model.h"
 
-typedef struct cured_model_checks cured_model_checks;
-
-/* New checks that add their findings to *out (which must outlive them;
- * any list works, including the one a cured_model_result will hold, as long as
- * cured_model_run fills that list in place). Returns NULL when out of host
- * memory. */
-cured_model_checks *cured_model_checks_new(cured_model_findings *out);
-
-/* The observer to put in cured_model_launch.observers. One cured_model_checks serves
- * any number of launches, one at a time. Can't fail. */
-cured_model_observer cured_model_checks_observer(cured_model_checks *checks);
-
-/* Whether the warp-wide *.sync operations (shfl, vote, match, redux) order
- * shared memory for the lanes of their mask as bar.warp.sync does. Off by
- * default, as on the GPU: the programming guide promises memory ordering
- * for __syncwarp only, and racecheck reports a hazard that only a shuffle
- * separates. Can't fail. */
-void cured_model_checks_set_warp_ops_sync(cured_model_checks *checks, int on);
-
-/* Frees the checks (not the findings list). NULL is fine. */
-void cured_model_checks_free(cured_model_checks *checks);
 
 #endif /* CURED_MODEL_CHECKS_H */

@@ -389,6 +389,17 @@ void ptx_line_text(const char *text, size_t len, uint32_t line, char *out,
  * or NULL when the module has none for it. (ptx_text.c) */
 const char *ptx_source_file_name(const cured_model_module *module, uint16_t file);
 
+/* Reads the name a mangled C++ function name (`_Z...`) has in its source:
+ * writes it, qualified ("ns::reduce"; "k" for `_Z1kPfj`), into qualified
+ * (cap bytes), the offset of its innermost component ("reduce") into
+ * *innermost and where the mangled text goes on (template arguments 'I...',
+ * a nested name's closing 'E', or the parameter types) into *rest (both
+ * may be NULL). Returns 1 for a nested name (`_ZN...E`), 0 for a plain
+ * one, -1 for a name that is not a plain or nested function name of
+ * source names, or one that does not fit. (ptx_mangle.c) */
+int ptx_mangled_name(const char *mangled, char *qualified, size_t cap,
+                     size_t *innermost, const char **rest);
+
 /* Size in bytes of a scalar type (pred counts as 1), 0 for NONE. */
 unsigned ptx_type_size(ptx_type type);
 

@@ -37,36 +37,6 @@
 #include "counters.h"
 #include "sass.h"
 
-/* How the SASS's lines were read. */
-typedef enum cured_model_sass_mode {
-    CURED_MODEL_SASS_NONE = 0,        /* no usable lines: counts stay PTX-level */
-    CURED_MODEL_SASS_BY_PTX_LINE,     /* nvdisasm -gp: exact */
-    CURED_MODEL_SASS_BY_SOURCE_LINE   /* nvdisasm -g / -gi */
-} cured_model_sass_mode;
-
-/* One thing the matcher could not decide, or decided with a caveat. */
-typedef struct cured_model_sass_note {
-    int function;
-    int pc;                     /* -1 when about the whole function */
-    uint32_t ptx_line;          /* 0 when not about one instruction */
-    char text[200];
-} cured_model_sass_note;
-
-#define CURED_MODEL_SASS_MAX_NOTES 64
-
-/* What cured_model_sass_apply did. */
-typedef struct cured_model_sass_summary {
-    cured_model_sass_mode mode;
-    int functions;              /* PTX functions matched with SASS */
-    int memory;                 /* PTX memory instructions given a fact */
-    int predicated;             /* of them: predicated in the SASS */
-    int reshaped;               /* of them: merged, folded, split, narrowed */
-    int removed_branches;       /* PTX branches ptxas removed */
-    int skip_lists;             /* of them: with a skip list */
-    cured_model_sass_note *notes;     /* at most CURED_MODEL_SASS_MAX_NOTES */
-    int nnotes;
-    int notes_left_out;         /* notes past the cap */
-} cured_model_sass_summary;
 
 /* Matches `sass` with the PTX of `module`'s function `entry` and of every
  * non-entry function of the module (what the entry may call), and sets
@@ -78,10 +48,5 @@ int cured_model_sass_apply(const cured_model_module *module, int entry,
                      const sass_module *sass, cured_model_counters *c,
                      cured_model_sass_summary *out);
 
-/* Frees the summary's notes and zeroes it. */
-void cured_model_sass_summary_free(cured_model_sass_summary *s);
-
-/* "PTX lines", "source lines", "none". */
-const char *cured_model_sass_mode_name(cured_model_sass_mode mode);
 
 #endif /* CURED_MODEL_SASS_MATCH_H */
