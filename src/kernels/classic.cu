@@ -7,7 +7,8 @@
  *          cured_classic_function
  *
  * Read it top to bottom: each kernel has a note saying what it changes from
- * the one before and what that costs. The counts in the notes use the seed
+ * the one before and what that costs. The notes reason; they quote no
+ * timings (docs/results.md has those, with the runs that made them). The counts in the notes use the seed
  * page's conventions, for one block of B threads on a full tile: a tree step
  * counts 3 shared accesses per adding thread (two reads, one write) and one
  * barrier; the load into shared memory, the barrier after it and the final
@@ -71,7 +72,7 @@ __global__ void divergent_kernel(const T *in, T *out, unsigned n)
 /* Same tree, same pairs, but the work goes to the first threads: thread tid
  * works on index 2*s*tid. The adding threads are now packed at the front, so
  * whole warps drop out together and divergence is gone until fewer than 32
- * threads add (Harris: 2.33x). The price moves to shared memory: a warp's
+ * threads add. The price moves to shared memory: a warp's
  * lanes write words 2s apart, and words 32 apart share a bank, so a full
  * warp of adders at stride 2s collides gcd(2s, 32) ways.
  * Costs: 3(B-1) accesses, log2(B) barriers, worst bank conflict B/32-way
@@ -103,8 +104,8 @@ __global__ void strided_kernel(const T *in, T *out, unsigned n)
 /* Turn the tree around: the stride s starts at B/2 and halves, and thread
  * tid < s adds element tid + s. Adders are packed (no divergence until
  * s < 32) and a warp reads and writes consecutive words (no conflicts).
- * The first step adds the second half of the block onto the first
- * (Harris: 2.01x). Still, half the threads never add anything: they only
+ * The first step adds the second half of the block onto the first.
+ * Still, half the threads never add anything: they only
  * loaded one element.
  * Costs: 3(B-1) accesses, log2(B) barriers, no bank conflicts, 0 of B/64
  * warps divergent in the first step; the last 5 steps run in warp 0 alone,
@@ -133,8 +134,8 @@ __global__ void sequential_kernel(const T *in, T *out, unsigned n)
 
 /* Each block now covers 2B elements: every thread loads two, 2B*blockIdx +
  * tid and that + B, and adds them on the way into shared memory. Half as
- * many blocks, every thread does an add, and the tree is the sequential one
- * (Harris: 1.78x). This load is shared by kernels 5 and 6.
+ * many blocks, every thread does an add, and the tree is the sequential one.
+ * This load is shared by kernels 5 and 6.
  * Costs per block: 3(B-1) accesses and log2(B) barriers as sequential, now
  * for 2B elements, so half per element; no conflicts; no divergence in the
  * first tree step.
@@ -173,7 +174,7 @@ __global__ void first_add_kernel(const T *in, T *out, unsigned n)
  * Once s <= 32 only warp 0 works, and a warp used to execute in lockstep, so
  * Harris dropped the barriers and the `if (tid < s)` for the last six steps:
  * all 32 lanes run each line, the shared array read through `volatile` so
- * every value goes to memory and back (Harris: 1.8x). Nothing in CUDA ever
+ * every value goes to memory and back. Nothing in CUDA ever
  * promised that lockstep: since Volta each thread has its own program
  * counter and lane 5 may read sdata[21] before or after lane 21 writes it.
  * Lanes 16..31 write words that lanes 0..15 read in the same step: a race
@@ -275,7 +276,7 @@ __global__ void unroll_warp_sync_kernel(const T *in, T *out, unsigned n)
 
 /* With the block size a template parameter the loop disappears: each step is
  * an `if (BLOCK >= ...)` the compiler resolves, so no loop counter, no
- * compare-and-branch per step, no shift (Harris: 1.41x). The host picks the
+ * compare-and-branch per step, no shift. The host picks the
  * instance that matches the launch (32, 64, ..., 1024); blockDim.x must
  * equal BLOCK. The memory traffic is kernel 6's: what changes is
  * instructions, which is what a memory-light tree is short of.
@@ -337,7 +338,7 @@ __global__ void unrolled_kernel(const T *in, T *out, unsigned n)
  * paid once per many elements instead of once per 2B. The grid is sized to
  * fill the GPU once (a few blocks per multiprocessor) and each block walks
  * the array with a grid-sized stride, two elements per trip as kernel 4,
- * so every warp's loads stay coalesced (Harris: 1.42x). Then kernel 7's
+ * so every warp's loads stay coalesced. Then kernel 7's
  * tree. A trip adds to a running sum, so a thread's chain of additions is
  * as long as its share: more rounding in floats than a pure tree.
  * The stride is 32-bit: the host keeps n + 2*B*gridDim.x <= 2^32.
@@ -384,9 +385,7 @@ __global__ void multi_elem_kernel(const T *in, T *out, unsigned n)
  * The loads: after kernel 8 the tree is paid once per block per launch and
  * barely shows; what is left is memory. multi_elem asks for two 4-byte
  * loads per thread per trip, far too few bytes in flight to cover the
- * memory's latency, and the same hybrid block sum over a loop of one
- * element per trip measured slower than multi_elem on the H200 (123
- * against 93 us at 2^26 floats). So each thread loads through thread_sum
+ * memory's latency. So each thread loads through thread_sum
  * (load.cuh): four 16-byte loads issued before any is added
  * (ld.global.v4.f32, LDG.E.128 in SASS), 64 bytes per thread in flight, as
  * the read ceiling does; each trip's 16 values are added as a tree of

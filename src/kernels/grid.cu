@@ -12,7 +12,7 @@
  * gives each thread one trip (16 floats, 8 doubles) and grows with n until
  * it fills the GPU once (resident blocks: 1056 of 256 threads on an H200);
  * past that the threads loop. Reading is then all they do at large n: the
- * combining costs one or two microseconds, whichever of the three ways.
+ * combining is a small cost paid once per call, whichever of the three ways.
  * Like kernel 9 they are compiled for 2048 resident threads per
  * multiprocessor (__launch_bounds__(1024, 2): at most 32 registers), which
  * the dispatch's grid assumes. Indexes are 64-bit, so n may pass 2^32.
@@ -68,9 +68,9 @@ __device__ inline void atomic_sum(long long *address, long long v)
  * sized to the GPU (a few thousand blocks at most), two launches always
  * suffice, where kernels 1-9 need one pass per factor of 2B. The order of
  * every addition is fixed by n, the grid and the block, so the result is the
- * same bits run after run. The cost is the second launch (a few
- * microseconds, which is most of the time for small n) and the partials'
- * round trip through global memory.
+ * same bits run after run. The cost is the second launch (a launch's fixed
+ * cost, which is most of the time for small n) and the partials' round trip
+ * through global memory.
  * Launch 1: grid G = min(ceil(n / (4 W B)), resident blocks), W = 16 /
  * sizeof(T), block B, writes out[0, G) (the caller's scratch). Launch 2:
  * grid 1, block B, n = G. */
