@@ -9,13 +9,14 @@
  *
  * Read it top to bottom: each kernel has a note saying what it changes from
  * the one before and what that costs. The notes reason; they quote no
- * timings (docs/results.md has those, with the runs that made them). The counts in the notes use the seed
- * page's conventions, for one block of B threads on a full tile: a tree step
- * counts 3 shared accesses per adding thread (two reads, one write) and one
- * barrier; the load into shared memory, the barrier after it and the final
- * read are not counted; the bank-conflict degree is over the words written;
- * a divergent warp has 1 to 31 active lanes. For B = 64 the first three give
- * the seed page's table: 189 accesses, 6 barriers.
+ * timings (docs/results.md has those, with the runs that made them). The
+ * counts in the notes use the seed page's conventions, for one block of B
+ * threads on a full tile: a tree step counts 3 shared accesses per adding
+ * thread (two reads, one write) and one barrier; the load into shared
+ * memory, the barrier after it and the final read are not counted; the
+ * bank-conflict degree is over the words written; a divergent warp has 1 to
+ * 31 active lanes. For B = 64 the first three give the seed page's table:
+ * 189 accesses, 6 barriers.
  *
  * Every kernel here has the same parameters and the same job:
  *     (const T *in, T *out, unsigned n)
@@ -446,12 +447,12 @@ __global__ void shuffle_kernel(const T *in, T *out, unsigned n)
  * 64 bytes per thread in flight, as the read ceiling does; each trip's 16
  * values are added as a tree of depth 4, then into the running sum, so
  * for the same share a thread's chain of additions is shorter too (one
- * link per trip of 16 values, not one per element). A trip takes 4W elements (16 floats, 8
- * doubles) where kernel 9's takes 2, and the grid is sized by that trip:
- * below the cap of resident blocks, 8 (4) times fewer blocks for the same
- * n. Where n is below one wide vector per thread it is one element per
- * trip (the seed page's 64 values in one block of 64: one value per
- * thread, as in kernel 9).
+ * link per trip of 16 values, not one per element). A trip takes 4W
+ * elements (16 floats, 8 doubles) where kernel 9's takes 2, and the grid
+ * is sized by that trip: below the cap of resident blocks, 8 (4) times
+ * fewer blocks for the same n. Where n is below one wide vector per
+ * thread it is one element per trip (the seed page's 64 values in one
+ * block of 64: one value per thread, as in kernel 9).
  *
  * Costs: the block sum's, as kernel 9; 32 registers (kernel 9: 18 to 26),
  * an alignment test, and on a misaligned pointer scalar loads of the same

@@ -90,7 +90,7 @@ uint64_t cured_dispatch_chain_length(int kernel, const cured_plan *plan)
         case CURED_K_SHUFFLE: /* multi_elem_load, then block_sum */
             h += 2 * ceil_div(l->n, 2 * threads) + log2_u64(b);
             break;
-        default: /* shuffle_wide and the grid level: thread_sum, then block_sum */
+        default: /* shuffle_wide, grid level: thread_sum, then block_sum */
             h += ceil_div(l->n, threads) + 5 + log2_u64(b);
             break;
         }
