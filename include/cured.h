@@ -170,8 +170,8 @@ cured_status cured_catalogue_plan_on(int kernel, cured_dtype dtype, uint64_t n,
  * partial sums (launch[k+1].n == launch[k].grid), all at block_size but the
  * last pass, which may be one block of up to 1024 threads when that saves
  * a pass; two_pass makes two launches, atomic and single_pass one. Grid
- * sizes of multi_elem, shuffle and the grid-level kernels depend on the
- * device's multiprocessors.
+ * sizes of multi_elem, shuffle, shuffle_wide and the grid-level kernels
+ * depend on the device's multiprocessors.
  * Launches nothing and allocates nothing. Returns the errors of
  * cured_catalogue_temp_bytes (CURED_ERROR_NULL_POINTER for plan),
  * CURED_ERROR_CUDA when the device cannot be queried, CURED_ERROR_NO_CUDA in

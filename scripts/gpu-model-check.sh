@@ -77,7 +77,7 @@ status=$?
 # and conflicts side by side.
 echo
 echo "run-to-run: shared store wavefronts / bank conflicts, n = 100000, block 256"
-for k in shuffle two_pass atomic single_pass; do
+for k in shuffle shuffle_wide two_pass atomic single_pass; do
   line="$k:"
   for run in 1 2 3; do
     ncu --clock-control none --launch-count 1 --kernel-name "regex:${k}_kernel" \

@@ -58,7 +58,7 @@ COMPARED = [
 # count, the model counts no conflict for that operation, and ncu's extra
 # wavefronts are exactly its conflicts.
 KNOWN = {
-    "kernels": ("shuffle", "two_pass", "atomic", "single_pass"),
+    "kernels": ("shuffle", "shuffle_wide", "two_pass", "atomic", "single_pass"),
     "why": "shared-memory arbitration among warps in flight, varies run to run (block_sum's one-lane "
            "warp_sums store): not in the access pattern",
 }

@@ -3,10 +3,10 @@
  *
  * defines: wide, WIDE_PER_TRIP, wide_sum, load_wide, thread_sum
  *
- * Used by shuffle (classic.cu) and the grid kernels (grid.cu); uses only
- * sum_op (warp.cuh). Kernels 1-8 load one or two elements per thread per
- * trip, as Harris did; this is what a kernel that must keep up with HBM does
- * instead, in two moves:
+ * Used by shuffle_wide (classic.cu) and the grid kernels (grid.cu); uses
+ * only sum_op (warp.cuh). Kernels 1-9 load one or two elements per thread
+ * per trip, as Harris did; this is what a kernel that must keep up with
+ * HBM does instead, in two moves:
  *
  * 1. Wide loads. A 16-byte aligned vector of T (4 floats, 2 doubles) comes
  *    in with one instruction (ld.global.v4.f32, LDG.E.128 in SASS): a warp

@@ -18,12 +18,12 @@
 extern "C" {
 #endif
 
-/* The most threads a grid of multi_elem, shuffle or a grid-level kernel
- * has: such grids grow with n (one trip per thread: 2 elements for
- * multi_elem, four 16-byte vectors for the others) up to filling the GPU
- * once (about 270 000 threads on an H200), and are capped here, so scratch
- * sizes can be known without a device and multi_elem's and shuffle's
- * 32-bit grid strides stay small. */
+/* The most threads a grid of multi_elem, shuffle, shuffle_wide or a
+ * grid-level kernel has: such grids grow with n (one trip per thread: 2
+ * elements for multi_elem and shuffle, four 16-byte vectors for the
+ * others) up to filling the GPU once (about 270 000 threads on an H200),
+ * and are capped here, so scratch sizes can be known without a device and
+ * the block-level kernels' 32-bit grid strides stay small. */
 #define CURED_GRID_THREADS_MAX (1u << 20)
 
 /* Where the partial sums of a plan lie in the scratch space, in bytes from

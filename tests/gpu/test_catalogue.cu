@@ -1,14 +1,15 @@
 /* test_catalogue.cu - every catalogue kernel on the GPU, through
  * cured_catalogue_run, against a host reference on fresh random inputs.
  *
- *   test_gpu_catalogue                 the sweep: 12 kernels x 6 dtypes x n x
+ *   test_gpu_catalogue                 the sweep: 13 kernels x 6 dtypes x n x
  *                                      block sizes (seed from the clock)
  *   test_gpu_catalogue --seed S        the same sweep with seed S
  *   test_gpu_catalogue --alignment     every kernel with d_in offset by 0..3
  *                                      elements, n around the wide loads' tail
  *                                      (4k + 1 .. 4k + 3, below one vector);
  *                                      same bits at every offset
- *   test_gpu_catalogue --large         the grid-level kernels at n = 2^32 + 5
+ *   test_gpu_catalogue --large         the grid-level kernels at n = 2^32 + 5,
+ *                                      every block-level kernel at its max_n
  *                                      (17 GB of f32, filled on the device)
  *   test_gpu_catalogue --kernel NAME [--n N] [--block B] [--dtype T]
  *                      [--offset O]    one run (for compute-sanitizer), d_in
@@ -657,9 +658,63 @@ static uint32_t float_bits(float f)
     return b;
 }
 
+/* The large input's first n elements as a dataset (n <= 2^32, or
+ * LARGE_N): the signs counted over [0, 2^32), `plus` and `minus`, less
+ * those in [n, 2^32) (at most 2^21 elements, counted here), plus the
+ * elements past 2^32 that n covers. Every partial sum is exact. */
+static void large_reference(dataset *d, uint64_t seed, uint64_t n, uint64_t plus,
+                            uint64_t minus)
+{
+    uint64_t body = 1ull << 32;
+    count_job cut;
+    memset(&cut, 0, sizeof cut);
+    cut.seed = seed;
+    cut.begin = n < body ? n : body;
+    cut.end = body;
+    count_signs(&cut);
+    plus -= cut.plus;
+    minus -= cut.minus;
+    uint32_t tail_bits = 0;
+    long double tail = 0;
+    for (uint64_t i = body; i < n; i++) {
+        tail += large_value(seed, i);
+        tail_bits += float_bits(large_value(seed, i));
+    }
+    d->n = n;
+    d->ref = (long double)plus - (long double)minus + tail;
+    d->sum_abs = (long double)(plus + minus) + tail;
+    d->exact = 1;
+    d->ref_bits = (uint32_t)((uint32_t)plus * float_bits(1.0f) +
+                             (uint32_t)minus * float_bits(-1.0f) + tail_bits);
+}
+
+/* The grid-level kernels at n = 2^32 + 5 (64-bit indexes past 2^32), and
+ * every block-level kernel at its max_n, the most its 32-bit indexes and
+ * grid strides take without wrapping (src/lib/catalogue.c says why), on
+ * one input of LARGE_N floats; f32, then the same bits as i32. */
 static int large(uint64_t seed)
 {
-    size_t bytes = (size_t)LARGE_N * sizeof(float);
+    enum { MAX_THREADS = 64, MAX_KERNELS = 32 };
+    if (cured_catalogue_count() > MAX_KERNELS) {
+        printf("--large: %d kernels, room for %d\n", cured_catalogue_count(), MAX_KERNELS);
+        return 1;
+    }
+    /* which kernel at which n: the grid level at 2^32 + 5, the block level
+     * at max_n; and the scratch the largest plan needs */
+    int nkernels = cured_catalogue_count();
+    uint64_t kernel_n[MAX_KERNELS];
+    static const int blocks[] = {32, 256, 1024};
+    size_t most = 0;
+    for (int k = 0; k < nkernels; k++) {
+        const cured_kernel_info *info = cured_catalogue_entry(k);
+        kernel_n[k] = info->level == CURED_LEVEL_GRID ? LARGE_N : info->max_n;
+        for (int b = 0; b < 3; b++) {
+            size_t need = 0;
+            cured_catalogue_temp_bytes(k, CURED_F32, kernel_n[k], blocks[b], &need);
+            most = need > most ? need : most;
+        }
+    }
+    size_t bytes = (size_t)LARGE_N * sizeof(float) + most;
     size_t free_bytes = 0, total = 0;
     CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total));
     if (free_bytes < bytes + ((size_t)1 << 30)) {
@@ -671,12 +726,11 @@ static int large(uint64_t seed)
     memset(&d, 0, sizeof d);
     d.n = LARGE_N;
     d.kind = "large";
-    CHECK_CUDA(cudaMalloc(&d.dev, bytes));
+    CHECK_CUDA(cudaMalloc(&d.dev, (size_t)LARGE_N * sizeof(float)));
     fill_large<<<1024, 256>>>((float *)d.dev, LARGE_N, seed);
     CHECK_CUDA(cudaGetLastError());
 
-    /* the reference, on all host cores while the device fills */
-    enum { MAX_THREADS = 64 };
+    /* the signs of [0, 2^32), on all host cores while the device fills */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int nthreads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
     pthread_t threads[MAX_THREADS];
@@ -696,49 +750,28 @@ static int large(uint64_t seed)
         minus += jobs[i].minus;
     }
     CHECK_CUDA(cudaDeviceSynchronize());
-    uint32_t tail_bits = 0;
-    long double tail = 0;
-    for (uint64_t i = body; i < LARGE_N; i++) {
-        tail += large_value(seed, i);
-        tail_bits += float_bits(large_value(seed, i));
-    }
-    long double ref = (long double)plus - (long double)minus + tail;
-    long double sum_abs = (long double)(plus + minus) + tail;
-    uint32_t ref_bits = (uint32_t)plus * float_bits(1.0f) +
-                        (uint32_t)minus * float_bits(-1.0f) + tail_bits;
+    large_reference(&d, seed, LARGE_N, plus, minus);
     printf("--large: n = 2^32 + 5, %llu ones, %llu minus ones, sum %.0Lf\n",
-           (unsigned long long)plus, (unsigned long long)minus, ref);
+           (unsigned long long)plus, (unsigned long long)minus, d.ref);
 
-    static const char *kernels[] = {"two_pass", "atomic", "single_pass"};
-    static const int blocks[] = {32, 256, 1024};
-    size_t most = 0;
-    for (int k = 0; k < 3; k++)
-        for (int b = 0; b < 3; b++) {
-            int kernel;
-            size_t need = 0;
-            cured_catalogue_find(kernels[k], &kernel);
-            cured_catalogue_temp_bytes(kernel, CURED_F32, LARGE_N, blocks[b], &need);
-            most = need > most ? need : most;
-        }
     harness t;
     harness_init(&t, most);
     for (int pass = 0; pass < 2; pass++) {
         d.dtype = pass == 0 ? CURED_F32 : CURED_I32; /* i32: the same bits */
-        d.ref = ref;
-        d.sum_abs = sum_abs;
-        d.exact = 1;
-        d.ref_bits = ref_bits;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < nkernels; k++) {
+            const char *name = cured_catalogue_entry(k)->name;
+            large_reference(&d, seed, kernel_n[k], plus, minus);
             for (int b = 0; b < 3; b++) {
-                int kernel;
                 uint64_t bits;
-                cured_catalogue_find(kernels[k], &kernel);
-                int ok = run_case(&t, kernel, &d, blocks[b], &bits);
+                int ok = run_case(&t, k, &d, blocks[b], &bits);
                 char got[64];
                 format_value(d.dtype, bits, got, sizeof got);
-                printf("%s %s dtype=%s block=%d: got %s\n", ok ? "ok" : "FAIL",
-                       kernels[k], cured_dtype_name(d.dtype), blocks[b], got);
+                printf("%s %s dtype=%s n=%llu block=%d: got %s\n", ok ? "ok" : "FAIL",
+                       name, cured_dtype_name(d.dtype), (unsigned long long)d.n,
+                       blocks[b], got);
+                fflush(stdout);
             }
+        }
     }
     harness_free(&t);
     CHECK_CUDA(cudaFree(d.dev));

@@ -12,6 +12,7 @@
  */
 #include "catalogue_ptx.h"
 #include "checks.h"
+#include "cured.h"
 #include "test_files.h"
 
 #include <setjmp.h>
@@ -59,14 +60,16 @@ static void unsafe_tail_lines(uint32_t *first, uint32_t *last)
 
 typedef struct kernel_case {
     const char *name;
-    int tile;            /* elements per block: 1 = B, 2 = 2B */
+    int tile;            /* elements per block: 1 = B, 2 = 2B (the grid; the
+                            kernels that loop take any grid) */
     int dynamic_shared;  /* 0: none, 1: B elements, 2: max(B, 64) elements */
 } kernel_case;
 
 static const kernel_case cases[] = {
     {"divergent", 1, 1},   {"strided", 1, 1},  {"sequential", 1, 1},
     {"first_add", 2, 1},   {"unroll_warp", 2, 2}, {"unroll_warp_sync", 2, 2},
-    {"unrolled", 2, 2},    {"multi_elem", 2, 2},  {"shuffle", 1, 0},
+    {"unrolled", 2, 2},    {"multi_elem", 2, 2},  {"shuffle", 2, 0},
+    {"shuffle_wide", 1, 0},
 };
 
 /* Runs kernel c for dtype ("i32" or "f32") with blocks of B threads over
@@ -156,6 +159,23 @@ static int run_case(const cured_model_module *m, const kernel_case *c, const cha
     return ok;
 }
 
+/* The cases are the catalogue's block-level kernels, all of them, in
+ * catalogue order: a kernel added to classic.cu is run here too. */
+static void test_cases_are_the_block_level_kernels(void **state)
+{
+    (void)state;
+    size_t c = 0;
+    for (int k = 0; k < cured_catalogue_count(); k++) {
+        const cured_kernel_info *info = cured_catalogue_entry(k);
+        if (info->level != CURED_LEVEL_BLOCK)
+            continue;
+        assert_true(c < sizeof cases / sizeof cases[0]);
+        assert_string_equal(cases[c].name, info->name);
+        c++;
+    }
+    assert_int_equal(c, sizeof cases / sizeof cases[0]);
+}
+
 static void test_correct_kernels_are_silent(void **state)
 {
     (void)state;
@@ -209,6 +229,7 @@ static void test_unroll_warp_exhibit_races_in_its_tail(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cases_are_the_block_level_kernels),
         cmocka_unit_test(test_correct_kernels_are_silent),
         cmocka_unit_test(test_unroll_warp_exhibit_races_in_its_tail),
     };
