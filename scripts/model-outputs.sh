@@ -37,7 +37,7 @@ done
 if "$cured" model --help 2>&1 | grep -q -- --lesson-table; then
   table=--lesson-table
 else
-  table=--seed-table
+  table=--seed-table   # before the rename to --lesson-table
 fi
 run "table.json" $table --json
 run "table.txt" $table

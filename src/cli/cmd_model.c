@@ -3,7 +3,7 @@
  *   cured model KERNEL [--dtype T] [--n N] [options]
  *   cured model KERNEL [--dtype T] [--n N] --whole-plan [options]
  *   cured model --ptx FILE | --cu FILE [--entry NAME] --arg SPEC... [options]
- *   cured model --seed-table
+ *   cured model --lesson-table
  *
  * Loads the PTX (embedded catalogue, file, or nvcc), picks the entry, lays
  * out its arguments, runs it with the counters and the checks watching,
@@ -19,7 +19,7 @@
 #include "cured_model_host.h"
 #include "json_out.h"
 #include "model_options.h"
-#include "model_seed_table.h"
+#include "lesson_table.h"
 #include "model_whole_plan.h"
 
 #include <errno.h>
@@ -39,7 +39,7 @@ typedef struct model_run_state {
     cured_model_memory *memory;
     uint8_t *params;
     cured_model_counters *counters;
-    cured_model_step_view *seed_view;      /* --seed-view only */
+    cured_model_step_view *steps;          /* --steps only */
     cured_model_checks *checks;
     cured_model_findings check_findings;
     cured_model_result result;
@@ -48,7 +48,7 @@ typedef struct model_run_state {
 static void run_free(model_run_state *r)
 {
     cured_model_checks_free(r->checks);
-    cured_model_step_view_free(r->seed_view);
+    cured_model_step_view_free(r->steps);
     cured_model_counters_free(r->counters);
     cured_model_findings_clear(&r->check_findings);
     cured_model_findings_clear(&r->result.findings);
@@ -202,12 +202,12 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
     cured_model_sass_source_print(stdout, &r->sass, r->src.module);
     putchar('\n');
     cured_model_counters_print_table(stdout, r->counters, CURED_MODEL_BY_SOURCE);
-    if (r->seed_view) {
+    if (r->steps) {
         const char *name = o->kernel ? o->kernel : r->entry;
-        const cured_model_step_view *views[1] = {r->seed_view};
-        printf("\nThe seed page's view:\n\n");
+        const cured_model_step_view *views[1] = {r->steps};
+        printf("\nThe step view (docs/lesson.md's counting rules):\n\n");
         cured_model_step_view_print_table(stdout, &name, views, 1);
-        cured_model_step_view_print_steps(stdout, r->seed_view);
+        cured_model_step_view_print_steps(stdout, r->steps);
     }
     const cured_model_findings *f = &r->result.findings;
     if (f->count == 0)
@@ -253,10 +253,10 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
     cured_model_counters_write_json(stdout, r->counters);
     printf(",\n  \"sass\": ");
     cured_model_sass_source_json(stdout, &r->sass, r->src.module);
-    if (r->seed_view) {
+    if (r->steps) {
         const char *name = o->kernel ? o->kernel : r->entry;
-        const cured_model_step_view *views[1] = {r->seed_view};
-        printf(",\n  \"seed_view\": ");
+        const cured_model_step_view *views[1] = {r->steps};
+        printf(",\n  \"step_view\": ");
         cured_model_step_view_write_json(stdout, &name, views, 1);
     }
     printf(",\n  \"findings\": ");
@@ -325,11 +325,11 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     cured_model_observer observers[3] = {cured_model_counters_observer(r->counters),
                                    cured_model_checks_observer(r->checks)};
     int nobservers = 2;
-    if (o->seed_view) {
-        r->seed_view = cured_model_step_view_new(r->src.module, r->function);
-        if (r->seed_view == NULL)
+    if (o->steps) {
+        r->steps = cured_model_step_view_new(r->src.module, r->function);
+        if (r->steps == NULL)
             return cli_fail(CMD, "out of memory");
-        observers[nobservers++] = cured_model_step_view_observer(r->seed_view);
+        observers[nobservers++] = cured_model_step_view_observer(r->steps);
     }
     cured_model_launch *l = &r->launch;
     l->module = r->src.module;
@@ -370,8 +370,8 @@ int cmd_model(int argc, char **argv)
     }
     if (parsed != CLI_MODEL_PARSE_OK)
         return cli_fail(CMD, "%s", err);
-    if (o.seed_table)
-        return cli_model_seed_table(o.json);
+    if (o.lesson_table)
+        return cli_lesson_table(o.json);
     if (o.whole_plan)
         return cli_model_whole_plan(&o);
 

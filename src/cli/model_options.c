@@ -15,7 +15,7 @@ void cli_model_usage(FILE *out)
     fprintf(out,
 "usage: cured model KERNEL [--dtype T] [--n N] [--seed S] [--whole-plan] [options]\n"
 "       cured model --ptx FILE.ptx | --cu FILE.cu [--entry NAME] --arg SPEC... [options]\n"
-"       cured model --seed-table [--json]\n"
+"       cured model --lesson-table [--json]\n"
 "\n"
 "Runs one kernel launch in the model (the PTX, executed warp by warp on the\n"
 "CPU) and prints its hardware counters, the checks' findings and buffers;\n"
@@ -36,7 +36,7 @@ void cli_model_usage(FILE *out)
 "                       counters summed over them and the final sum beside\n"
 "                       its reference (float64 / exact integer); catalogue\n"
 "                       kernels only, no --grid --shared --arg --entry\n"
-"                       --print --out --seed-view\n"
+"                       --print --out --steps\n"
 "  --ptx FILE           a PTX file (nvcc -arch=sm_90 -ptx -lineinfo)\n"
 "  --cu FILE            a CUDA file, compiled to PTX with nvcc first\n"
 "  --entry NAME         the kernel entry (needed when the module has several)\n"
@@ -58,10 +58,11 @@ void cli_model_usage(FILE *out)
 "output:\n"
 "  --print NAME[:all]   print a buffer after the run (first/last values, or all)\n"
 "  --out NAME=PATH      write a buffer's bytes to PATH\n"
-"  --seed-view          add the seed page's per-step view\n"
+"  --steps              add the step view: the tree steps counted by the\n"
+"                       lesson's rules (docs/lesson.md)\n"
 "  --json               everything as one JSON object\n"
 "  --strict             exit 1 on any finding, hazards too\n"
-"  --seed-table         the seed page's table: divergent, strided, sequential\n"
+"  --lesson-table       the lesson's table: divergent, strided, sequential\n"
 "                       and shuffle on 64 values, one block of 64 threads\n"
 "\n"
 "exit status: 0 ran with no error findings, 1 error findings (any with\n"
@@ -114,7 +115,7 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
-    OPT_SEED_VIEW, OPT_SEED_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
+    OPT_STEPS, OPT_LESSON_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
     OPT_WHOLE_PLAN, OPT_DEVICE
 };
 
@@ -137,8 +138,8 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         {"print", required_argument, NULL, 'p'},
         {"out", required_argument, NULL, OPT_OUT},
         {"step-limit", required_argument, NULL, OPT_STEP_LIMIT},
-        {"seed-view", no_argument, NULL, OPT_SEED_VIEW},
-        {"seed-table", no_argument, NULL, OPT_SEED_TABLE},
+        {"steps", no_argument, NULL, OPT_STEPS},
+        {"lesson-table", no_argument, NULL, OPT_LESSON_TABLE},
         {"whole-plan", no_argument, NULL, OPT_WHOLE_PLAN},
         {"device", required_argument, NULL, OPT_DEVICE},
         {"json", no_argument, NULL, OPT_JSON},
@@ -235,8 +236,8 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             }
             o->step_limit = v;
             break;
-        case OPT_SEED_VIEW: o->seed_view = 1; break;
-        case OPT_SEED_TABLE: o->seed_table = 1; break;
+        case OPT_STEPS: o->steps = 1; break;
+        case OPT_LESSON_TABLE: o->lesson_table = 1; break;
         case OPT_WHOLE_PLAN: o->whole_plan = 1; break;
         case OPT_DEVICE:
             o->device = cured_device_preset_find(optarg);
@@ -269,10 +270,10 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         snprintf(err, cap, "--sass and --no-sass: one or the other");
         return CLI_MODEL_PARSE_ERROR;
     }
-    if (o->seed_table) {
+    if (o->lesson_table) {
         if (o->kernel || o->ptx_path || o->cu_path || o->nargs || o->have_n ||
             o->sass_path || o->whole_plan) {
-            snprintf(err, cap, "--seed-table runs its own four kernels: it takes "
+            snprintf(err, cap, "--lesson-table runs its own four kernels: it takes "
                      "no KERNEL, --ptx, --cu, --arg, --n, --sass or --whole-plan");
             return CLI_MODEL_PARSE_ERROR;
         }
@@ -298,7 +299,7 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         const char *which = o->have_grid ? "--grid" : o->have_shared ? "--shared"
                           : o->nargs ? "--arg" : o->entry ? "--entry"
                           : o->nprints ? "--print" : o->nouts ? "--out"
-                          : o->seed_view ? "--seed-view" : NULL;
+                          : o->steps ? "--steps" : NULL;
         if (which != NULL) {
             snprintf(err, cap, "--whole-plan runs the dispatch's own launches "
                      "and buffers: it takes no %s", which);

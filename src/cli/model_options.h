@@ -49,8 +49,8 @@ typedef struct cli_model_options {
     cli_model_output outs[CLI_MODEL_MAX_OUTPUTS];
     int nouts;
     uint64_t step_limit;     /* 0: the model's default */
-    int seed_view;
-    int seed_table;
+    int steps;               /* --steps: the step view */
+    int lesson_table;        /* --lesson-table */
     int whole_plan;          /* --whole-plan: every launch of the dispatch's
                                 plan, and the final sum */
     int json;

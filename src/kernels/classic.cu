@@ -1,6 +1,6 @@
 /* classic.cu - the block-level kernels of the catalogue, 1 to 10: Harris's
- * "Optimizing Parallel Reduction in CUDA" sequence, lesson 44's shuffle and
- * the wide loads.
+ * "Optimizing Parallel Reduction in CUDA" sequence, the warp-shuffle
+ * lesson's shuffle and the wide loads (docs/lesson.md tells the story).
  *
  * defines: divergent_kernel, strided_kernel, sequential_kernel,
  *          first_add_kernel, unroll_warp_kernel, unroll_warp_sync_kernel,
@@ -10,12 +10,12 @@
  * Read it top to bottom: each kernel has a note saying what it changes from
  * the one before and what that costs. The notes reason; they quote no
  * timings (docs/results.md has those, with the runs that made them). The
- * counts in the notes use the seed page's conventions, for one block of B
- * threads on a full tile: a tree step counts 3 shared accesses per adding
+ * counts in the notes use the lesson's conventions (docs/lesson.md), for
+ * one block of B threads on a full tile: a tree step counts 3 shared accesses per adding
  * thread (two reads, one write) and one barrier; the load into shared
  * memory, the barrier after it and the final read are not counted; the
  * bank-conflict degree is over the words written; a divergent warp has 1 to
- * 31 active lanes. For B = 64 the first three give the seed page's table:
+ * 31 active lanes. For B = 64 the first three give the lesson's table:
  * 189 accesses, 6 barriers.
  *
  * Every kernel here has the same parameters and the same job:
@@ -389,7 +389,7 @@ __global__ void multi_elem_kernel(const T *in, T *out, unsigned n)
 // ----------------------------------------------------------------------------
 // 9. shuffle: warp shuffles, the hybrid block sum
 
-/* The tree changes, nothing else: lesson 44. Inside a warp,
+/* The tree changes, nothing else: the warp-shuffle lesson. Inside a warp,
  * __shfl_down_sync reads another lane's register, so a warp sums its 32
  * values in 5 shuffles with no shared memory and no barrier. The block sum
  * is the hybrid one (block_sum in block.cuh): warps sum, lane 0 of each
@@ -407,7 +407,7 @@ __global__ void multi_elem_kernel(const T *in, T *out, unsigned n)
  * to 1024 threads. The block size need no longer be a compile-time
  * constant: block_sum works for any blockDim.x, so one instance per element
  * type serves every block size.
- * One block of 64 threads over the seed page's 64 values loads one value
+ * One block of 64 threads over the lesson's 64 values loads one value
  * per thread (i + B is past n), and the table's row is 4 / 1 / - / none.
  *
  * Costs per block: 2 shared accesses per warp (4 for 64 threads), 1
@@ -451,7 +451,7 @@ __global__ void shuffle_kernel(const T *in, T *out, unsigned n)
  * elements (16 floats, 8 doubles) where kernel 9's takes 2, and the grid
  * is sized by that trip: below the cap of resident blocks, 8 (4) times
  * fewer blocks for the same n. Where n is below one wide vector per
- * thread it is one element per trip (the seed page's 64 values in one
+ * thread it is one element per trip (the lesson's 64 values in one
  * block of 64: one value per thread, as in kernel 9).
  *
  * Costs: the block sum's, as kernel 9; 32 registers (kernel 9: 18 to 26),

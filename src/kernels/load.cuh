@@ -140,7 +140,7 @@ __device__ T wide_share_sum(Ptr in, Index nw, Index r, Index R)
  * past the last whole vector, element nw W + r for threads r < n % W.
  * Below that, one element per trip, elements r, r + R, ...: for n <= R one
  * element for each of the first n threads and nothing for the others (the
- * seed page's block of 64 threads over 64 values loads one value each, as
+ * lesson's block of 64 threads over 64 values loads one value each, as
  * in kernels 1-3).
  *
  * Additions: one per trip into the running sum, each trip a tree of depth

@@ -346,7 +346,7 @@ static void test_plans(void **state)
     assert_int_equal(plan.launch[0].grid, 1);
     cured_dispatch_plan(CURED_K_SINGLE_PASS, CURED_I32, 5000, 64, &h200, &plan);
     assert_int_equal(plan.launch[0].grid, 5);
-    /* the seed page's case stays one block of 64 */
+    /* the lesson's case stays one block of 64 */
     cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 64, 64, &h200, &plan);
     assert_int_equal(plan.launches, 1);
     assert_int_equal(plan.launch[0].grid, 1);

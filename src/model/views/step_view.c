@@ -1,4 +1,4 @@
-/* step_view.c - the seed page's view as a model observer: counted shared
+/* step_view.c - the step view as a model observer: counted shared
  * accesses and barriers, barrier intervals and tree steps (the rules are in
  * step_view.h; register purity is step_view_taint.c's, the words a thread
  * read step_view_words.c's).

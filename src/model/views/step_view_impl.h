@@ -9,8 +9,8 @@
  *          step_taint_reset, step_operand_regs, step_sources_pure,
  *          step_set_dsts, step_space_pure, step_value_operands
  */
-#ifndef CURED_MODEL_SEED_VIEW_IMPL_H
-#define CURED_MODEL_SEED_VIEW_IMPL_H
+#ifndef CURED_MODEL_STEP_VIEW_IMPL_H
+#define CURED_MODEL_STEP_VIEW_IMPL_H
 
 #include "step_view.h"
 #include "ptx.h"
@@ -114,4 +114,4 @@ int step_space_pure(int space, int is_entry);
  * end of those operands. */
 void step_value_operands(const ptx_instr *ins, int *from, int *to);
 
-#endif /* CURED_MODEL_SEED_VIEW_IMPL_H */
+#endif /* CURED_MODEL_STEP_VIEW_IMPL_H */

@@ -1,4 +1,4 @@
-/* seed_kernels.cu - the seed page's four block sums, as test fixtures for the
+/* seed_kernels.cu - the lesson's four block sums, as test fixtures for the
  * model's counters (seed_kernels.ptx is this file through
  * `nvcc -arch=sm_90 -ptx -lineinfo seed_kernels.cu -o seed_kernels.ptx`).
  *

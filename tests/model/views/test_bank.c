@@ -137,7 +137,7 @@ static void test_subword(void **state)
     expect_cost(a, ALL, 2, 16, 1, 15);
 }
 
-/* The seed page's bank degree, over the whole warp: the strided version's
+/* The lesson's bank degree, over the whole warp: the strided version's
  * first step writes word 2t for t = 0..31: 2-way; the sequential version's
  * writes word t: 1-way; 64-bit consecutive over the whole warp is 64 words,
  * 2 per bank: 2 (no phases here, unlike the wavefronts). */

@@ -1,4 +1,4 @@
-/* test_views_e2e.c - the seed page's table and the hardware counts, from
+/* test_views_e2e.c - the lesson's table and the hardware counts, from
  * the real PTX of the page's four kernels run through the whole model
  * (PTX text -> parser -> interpreter -> counters and seed view).
  *
@@ -118,7 +118,7 @@ static void expect_row(const run *r, const char *label, const char *expected)
 /* ------------------------------------------------------ the seed table */
 
 /* The page's table, all four rows, from execution (step_view.h's rules). */
-static void test_seed_table(void **state)
+static void test_lesson_table(void **state)
 {
     (void)state;
     run r[4] = {run_kernel("seed_divergent", 256), run_kernel("seed_strided", 256),
@@ -274,7 +274,7 @@ static void test_shuffle_counts(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_seed_table),
+        cmocka_unit_test(test_lesson_table),
         cmocka_unit_test(test_divergent_counts),
         cmocka_unit_test(test_strided_counts),
         cmocka_unit_test(test_sequential_counts),

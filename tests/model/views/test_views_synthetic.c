@@ -1,5 +1,5 @@
-/* test_views_synthetic.c - the hardware view and the seed page's view fed
- * hand-made events, as the interpreter would send them for the seed page's
+/* test_views_synthetic.c - the hardware view and the step view fed
+ * hand-made events, as the interpreter would send them for the lesson's
  * four kernels (one block of 64 threads over 64 floats). No parser, no
  * interpreter: a small hand-built module and a driver that issues, lane set
  * by lane set, what each kernel's warps execute. The end-to-end test

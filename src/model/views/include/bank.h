@@ -53,7 +53,7 @@ bank_shared_cost bank_shared_cost_of(const uint64_t addr[32], uint32_t mask,
 /* The worst bank degree over the whole warp, without phases: the largest
  * number of different 32-bit words that the lanes in `mask` touch in any
  * one bank, each lane touching the words of [addr[l], addr[l] + size).
- * This is the seed page's "n-way" ("bank degree over the words written"):
+ * This is the lesson's "n-way" (docs/lesson.md) ("bank degree over the words written"):
  * for 4-byte accesses it equals bank_shared_cost_of's degree. 0 for mask 0.
  * Can't fail. */
 unsigned bank_conflict_degree(const uint64_t addr[32], uint32_t mask,

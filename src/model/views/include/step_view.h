@@ -1,4 +1,4 @@
-/* step_view.h - the seed page's view of a block reduction: shared-memory
+/* step_view.h - the step view of a block reduction: shared-memory
  * accesses, __syncthreads(), worst bank conflict and divergent warps of the
  * first tree step, counted per thread from the kernel's real PTX.
  *
@@ -54,9 +54,9 @@
  * divergent 189 / 6 / 1-way / 2 of 2, strided 189 / 6 / 2-way / 0 of 1,
  * sequential 189 / 6 / 1-way / 0 of 1, shuffle 4 / 1 / - / none (5 rounds).
  */
-#ifndef CURED_MODEL_SEED_VIEW_H
-#define CURED_MODEL_SEED_VIEW_H
+#ifndef CURED_MODEL_STEP_VIEW_H
+#define CURED_MODEL_STEP_VIEW_H
 
 #include "cured_model.h"
 
-#endif /* CURED_MODEL_SEED_VIEW_H */
+#endif /* CURED_MODEL_STEP_VIEW_H */

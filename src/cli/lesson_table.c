@@ -1,15 +1,15 @@
-/* model_seed_table.c - `cured model --seed-table`: the seed page's four
- * versions, run in the model, their table from the seed view and the
+/* lesson_table.c - `cured model --lesson-table`: the lesson's four
+ * versions, run in the model, their table from the step view and the
  * hardware view beside it.
  *
- * defines: cli_model_seed_table
+ * defines: cli_lesson_table
  *
  * Nothing is special-cased: each row is the catalogue kernel's own PTX run
  * on 64 values by one block of 64 threads (two warps), counted by the
  * observers every `cured model` run has, the hardware view following the
  * catalogue's SASS where the build embeds it.
  */
-#include "model_seed_table.h"
+#include "lesson_table.h"
 
 #include "cli.h"
 #include "cured.h"
@@ -23,8 +23,8 @@
 
 #define CMD "model"
 #define VERSIONS 4
-#define SEED_N 64
-#define SEED_BLOCK 64
+#define LESSON_N 64
+#define LESSON_BLOCK 64
 
 static const char *const kernels[VERSIONS] = {"divergent", "strided", "sequential",
                                               "shuffle"};
@@ -50,31 +50,31 @@ static const struct {
 #define HW_COLUMNS ((int)(sizeof hw_columns / sizeof hw_columns[0]))
 
 /* One version's run and what watched it. */
-typedef struct seed_run {
+typedef struct lesson_run {
     char entry[256];
     cured_model_step_view *view;
     cured_model_counters *counters;
     cured_model_findings findings;      /* the interpreter's, then the checks' */
     cured_model_findings checks;        /* the checks' (races, unwritten reads) */
     int completed;
-} seed_run;
+} lesson_run;
 
 /* Runs kernel k of the table on module m into *run, its counters following
  * sass when there is one. Returns 0, or 2 after a line on stderr. */
-static int run_version(const cured_model_module *m, int k, cured_model_sass_source *sass, seed_run *run)
+static int run_version(const cured_model_module *m, int k, cured_model_sass_source *sass, lesson_run *run)
 {
     char err[512];
     int kernel, rc = 2;
     cured_model_catalogue_launch plan;
     if (cured_catalogue_find(kernels[k], &kernel) != CURED_SUCCESS ||
-        cured_model_catalogue_launch_make(kernel, CURED_F32, SEED_N, SEED_BLOCK,
+        cured_model_catalogue_launch_make(kernel, CURED_F32, LESSON_N, LESSON_BLOCK,
                                           CURED_MODEL_ARG_DEFAULT_SEED,
                                           &cured_device_presets(NULL)->shape,
                                           &plan, err, sizeof err) != 0)
-        return cli_fail(CMD, "--seed-table: no plan for %s", kernels[k]);
-    if (cured_model_catalogue_entry_name(m, kernels[k], "f32", SEED_BLOCK, run->entry,
+        return cli_fail(CMD, "--lesson-table: no plan for %s", kernels[k]);
+    if (cured_model_catalogue_entry_name(m, kernels[k], "f32", LESSON_BLOCK, run->entry,
                                    sizeof run->entry) != CURED_MODEL_CATALOGUE_OK)
-        return cli_fail(CMD, "--seed-table: the embedded PTX has no f32 %s",
+        return cli_fail(CMD, "--lesson-table: the embedded PTX has no f32 %s",
                         kernels[k]);
     int function = cured_model_find_function(m, run->entry);
     cured_model_memory *memory = cured_model_memory_new();
@@ -90,11 +90,11 @@ static int run_version(const cured_model_module *m, int k, cured_model_sass_sour
     }
     if (cured_model_args_bind(m, function, plan.args, plan.nargs, memory, &params,
                       &params_size, err, sizeof err) != 0) {
-        cli_fail(CMD, "--seed-table, %s: %s", kernels[k], err);
+        cli_fail(CMD, "--lesson-table, %s: %s", kernels[k], err);
         goto done;
     }
     if (cured_model_sass_source_apply(sass, m, function, run->counters, err, sizeof err) != 0) {
-        cli_fail(CMD, "--seed-table, %s: %s", kernels[k], err);
+        cli_fail(CMD, "--lesson-table, %s: %s", kernels[k], err);
         goto done;
     }
     cured_model_observer observers[3] = {cured_model_step_view_observer(run->view),
@@ -109,7 +109,7 @@ static int run_version(const cured_model_module *m, int k, cured_model_sass_sour
     cured_model_result result;
     memset(&result, 0, sizeof result);
     if (cured_model_run(&launch, &result) != 0) {
-        cli_fail(CMD, "--seed-table, %s: bad launch: %s", kernels[k],
+        cli_fail(CMD, "--lesson-table, %s: bad launch: %s", kernels[k],
                  result.findings.count ? result.findings.items[0].message : "?");
         cured_model_findings_clear(&result.findings);
         goto done;
@@ -127,14 +127,14 @@ done:
 }
 
 /* The text report: the page's table, then the hardware view. */
-static void print_text(const seed_run runs[VERSIONS], const cured_model_module *m,
+static void print_text(const lesson_run runs[VERSIONS], const cured_model_module *m,
                        const cured_model_source *src, const cured_model_sass_source *sass)
 {
     const cured_model_step_view *views[VERSIONS];
     for (int k = 0; k < VERSIONS; k++)
         views[k] = runs[k].view;
-    printf("The seed page's table, from the model: %d values, one block of %d "
-           "threads (two warps), f32.\n\n", SEED_N, SEED_BLOCK);
+    printf("The lesson's table, from the model: %d values, one block of %d "
+           "threads (two warps), f32.\n\n", LESSON_N, LESSON_BLOCK);
     cured_model_step_view_print_table(stdout, labels, views, VERSIONS);
 
     printf("\nThe hardware view of the same runs (warp-level instructions, as "
@@ -166,15 +166,15 @@ static void print_text(const seed_run runs[VERSIONS], const cured_model_module *
     }
 }
 
-/* The JSON report: {"n", "block", "seed_view": [...], "hardware": [...]}. */
-static void print_json(const seed_run runs[VERSIONS], const cured_model_module *m,
+/* The JSON report: {"n", "block", "step_view": [...], "hardware": [...]}. */
+static void print_json(const lesson_run runs[VERSIONS], const cured_model_module *m,
                        const cured_model_source *src, const cured_model_sass_source *sass)
 {
     const cured_model_step_view *views[VERSIONS];
     for (int k = 0; k < VERSIONS; k++)
         views[k] = runs[k].view;
     printf("{\n  \"n\": %d,\n  \"block\": %d,\n  \"dtype\": \"f32\",\n"
-           "  \"seed_view\": ", SEED_N, SEED_BLOCK);
+           "  \"step_view\": ", LESSON_N, LESSON_BLOCK);
     cured_model_step_view_write_json(stdout, labels, views, VERSIONS);
     printf(",\n  \"sass\": ");
     cured_model_sass_source_json(stdout, sass, m);
@@ -198,7 +198,7 @@ static void print_json(const seed_run runs[VERSIONS], const cured_model_module *
     printf("\n  ]\n}\n");
 }
 
-int cli_model_seed_table(int json)
+int cli_lesson_table(int json)
 {
     char err[512];
     cured_model_source src;
@@ -207,7 +207,7 @@ int cli_model_seed_table(int json)
         cured_model_source_free(&src);
         return cli_fail(CMD, "%s", err);
     }
-    seed_run runs[VERSIONS];
+    lesson_run runs[VERSIONS];
     memset(runs, 0, sizeof runs);
     cured_model_sass_source sass;
     cured_model_sass_source_catalogue(&sass);
