@@ -7,7 +7,7 @@
     model_vs_ncu.py same-sass RAN MODEL   checks that the SASS the GPU ran
                                           (`cuobjdump -sass` of the test binary)
                                           is the SASS the model counted by (the
-                                          build's src/model/catalogue.sass):
+                                          build's src/model/catalogue/catalogue.sass):
                                           per kernel, every instruction's guard
                                           and mnemonic; exit 1 on a difference
     model_vs_ncu.py table DIR             the comparison table for every
