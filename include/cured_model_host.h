@@ -142,6 +142,18 @@ const char *cured_model_entry_name(const cured_model_module *module, int entry);
 cured_model_dim3 cured_model_entry_block(const cured_model_module *module,
                                          int entry);
 
+/* Where one kernel parameter lies in the entry's parameter block. */
+typedef struct cured_model_param {
+    size_t offset;
+    size_t size;
+} cured_model_param;
+
+/* The entry's parameters in order: fills out[0 .. min(count, cap)) and
+ * *bytes (the block's size; bytes may be NULL). Returns their count, or -1
+ * for a bad module or entry. */
+int cured_model_entry_params(const cured_model_module *module, int entry,
+                             cured_model_param *out, int cap, size_t *bytes);
+
 /* ---------------------------------------------------------- arguments */
 
 /* How a buffer argument starts. */

@@ -2,7 +2,7 @@
  * PTX, by the name it has in the CUDA source, or the only one there is.
  *
  * defines: cured_model_find_entry, cured_model_entry_name,
- *          cured_model_entry_block
+ *          cured_model_entry_block, cured_model_entry_params
  *
  * nvcc mangles a C++ kernel's name (`__global__ void k(float *, unsigned)`
  * is `_Z1kPfj` in the PTX), so the name a user knows is found through its
@@ -109,4 +109,20 @@ cured_model_dim3 cured_model_entry_block(const cured_model_module *module, int e
     if (req[0])
         block = (cured_model_dim3){req[0], req[1] ? req[1] : 1, req[2] ? req[2] : 1};
     return block;
+}
+
+int cured_model_entry_params(const cured_model_module *module, int entry,
+                             cured_model_param *out, int cap, size_t *bytes)
+{
+    if (module == NULL || entry < 0 || entry >= module->nfunctions)
+        return -1;
+    const ptx_function *fn = &module->functions[entry];
+    for (int i = 0; i < fn->nparams && i < cap; i++) {
+        const ptx_symbol *p = &module->symbols[fn->params[i]];
+        out[i].offset = (size_t)p->offset;
+        out[i].size = (size_t)p->size;
+    }
+    if (bytes != NULL)
+        *bytes = (size_t)fn->param_bytes;
+    return fn->nparams;
 }
