@@ -38,8 +38,9 @@ first file, an edge a line, each with its kind and one symbol or header.
 
 Exit status: 0 and "N files, M edges, no cycles" when there is none; 1 when
 there are cycles; 2 with one line on a usage error, a missing build directory,
-a build with no objects of ROOT/src, or an incomplete build (an object that
-compile_commands.json names is missing: run `cmake --build` first).
+a build with no objects of ROOT/src, or an incomplete or out-of-date build (an
+object of ROOT/src that compile_commands.json names is missing or older than
+its source: run `cmake --build` first).
 """
 
 import argparse
@@ -490,6 +491,12 @@ def main(argv):
     if missing:
         raise UsageError(f"the build in {build} is incomplete: {len(missing)} object(s) "
                          f"of src/ missing, first {missing[0]} (run cmake --build first)")
+    stale = sorted(o for o, s in objects.items()
+                   if s in nodes and s.startswith(src_dir)
+                   and os.path.getmtime(o) < os.path.getmtime(s))
+    if stale:
+        raise UsageError(f"the build in {build} is out of date: {len(stale)} object(s) "
+                         f"older than their source, first {stale[0]} (run cmake --build first)")
     by_basename = collections.defaultdict(list)
     for s in sources:
         by_basename[os.path.basename(s)].append(s)

@@ -18,7 +18,8 @@ as a build lays them out, then runs the checker on it:
   include_cycle  include/a.h <-> include/b.h with no call at all; -I given on
                  the command line
 and the usage errors (exit 2): no build directory, no objects, an object
-that compile_commands.json names but the build lacks.
+that compile_commands.json names but the build lacks or built before its
+source changed.
 """
 
 import argparse
@@ -214,6 +215,13 @@ class CheckCycles(unittest.TestCase):
         root = self.build_acyclic()
         os.remove(os.path.join(self.build, "objects", "src_twice.c.o"))
         self.assert_usage_error(["--root", root, "--build", self.build], "incomplete")
+
+    def test_out_of_date_build(self):
+        root = self.build_acyclic()
+        obj = os.path.join(self.build, "objects", "src_api.c.o")
+        source_time = os.path.getmtime(os.path.join(root, "src", "api.c"))
+        os.utime(obj, (source_time - 60, source_time - 60))
+        self.assert_usage_error(["--root", root, "--build", self.build], "out of date")
 
     def test_root_without_src(self):
         self.assert_usage_error(["--root", self.build, "--build", self.build], "no src/")
