@@ -438,6 +438,8 @@ def describe(reasons, names):
 # ----------------------------------------------------------------------------
 
 def main(argv):
+    """Checks the tree argv names; returns 0 (no cycles) or 1 (cycles, each
+    printed). Raises UsageError for what ends in exit 2."""
     parser = argparse.ArgumentParser(
         prog="check_cycles.py",
         description="Fails (exit 1) when source files under src/ and include/ "
