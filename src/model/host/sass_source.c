@@ -102,13 +102,25 @@ int cli_sass_apply(cli_sass *s, const cured_model_module *module, int entry,
         snprintf(err, cap, "%s:%u: %s", s->label, serr.line, msg);
         return -1;
     }
-    if (cured_model_sass_apply(module, entry, s->module, c, &s->summary) != 0) {
+    if (s->facts == NULL)
+        s->facts = cured_model_sass_facts_new(module, s->label);
+    if (s->facts == NULL) {
+        snprintf(err, cap, "out of memory matching the SASS");
+        return -1;
+    }
+    if (cured_model_sass_facts_module(s->facts) != module) {
+        snprintf(err, cap, "%s: its facts are of another PTX module", s->label);
+        return -1;
+    }
+    if (cured_model_sass_match(s->facts, entry, s->module, &s->summary) != 0) {
         snprintf(err, cap, "out of memory matching the SASS");
         return -1;
     }
     s->applied = s->summary.mode != CURED_MODEL_SASS_NONE && s->summary.functions > 0;
-    if (s->applied)
-        cured_model_counters_set_sass_label(c, s->label);
+    if (s->applied && cured_model_counters_use_sass(c, s->facts) != 0) {
+        snprintf(err, cap, "%s: the counters count another PTX module", s->label);
+        return -1;
+    }
     return 0;
 }
 
@@ -186,6 +198,7 @@ void cli_sass_json(FILE *out, const cli_sass *s, const cured_model_module *modul
 void cli_sass_free(cli_sass *s)
 {
     sass_module_free(s->module);
+    cured_model_sass_facts_free(s->facts);
     cured_model_sass_summary_free(&s->summary);
     free(s->owned);
     memset(s, 0, sizeof *s);

@@ -24,6 +24,8 @@ typedef struct cli_sass {
     char label[1100];           /* where it came from, for the reports */
     char missing[400];          /* why there is none ("" when there is) */
     sass_module *module;        /* after cli_sass_apply */
+    cured_model_sass_facts *facts;  /* what the matches found, for one PTX
+                                       module; the counters read it */
     cured_model_sass_summary summary;
     int applied;                /* the counters follow it */
 } cli_sass;
@@ -44,10 +46,13 @@ void cli_sass_compile(cli_sass *s, const char *ptx_path, const char *label);
 /* No SASS, for `reason` (copied). Can't fail. */
 void cli_sass_none(cli_sass *s, const char *reason);
 
-/* Parses the text (the first time) and gives the counters its facts for
- * `entry` of module (the summary is of the last call).
+/* Parses the text (the first time), matches it with `entry` of module
+ * into s's facts (the summary is of the last call) and, when that matched
+ * something, makes the counters follow the facts (they must not outlive
+ * s). Every call must name the same module.
  * Returns 0 (also when there is no text: nothing to do), or -1 with one
- * line in err: malformed SASS ("LABEL:LINE: message") or out of memory. */
+ * line in err: malformed SASS ("LABEL:LINE: message"), another module
+ * than before, or out of memory. */
 int cli_sass_apply(cli_sass *s, const cured_model_module *module, int entry,
                    cured_model_counters *c, char *err, size_t cap);
 

@@ -25,7 +25,7 @@ typedef struct match_state {
     int function;
     const ptx_function *fn;
     const sass_module *s;
-    cured_model_counters *c;
+    cured_model_sass_facts *facts;  /* where the facts go */
     cured_model_sass_summary *out;
     cured_model_sass_mode mode;
     /* the line groups: PTX instructions that share a line (one per PTX
