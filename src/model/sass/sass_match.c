@@ -1,67 +1,21 @@
-/* sass_match.c - pairs PTX memory instructions with their SASS twins by
- * line and turns what ptxas made of them into facts (the rules are in
- * sass_match.h).
+/* sass_match.c - the matcher: pairs PTX memory instructions with their
+ * SASS twins by line, turns what ptxas made of them into facts (the rules
+ * are in sass_match.h), then has sass_skip.c find the removed branches.
  *
- * defines: cured_model_sass_match, cured_model_sass_summary_free, cured_model_sass_mode_name,
- *          match_note, match_ptx_memory
+ * defines: cured_model_sass_match
+ *
+ * The matcher's files, top down: sass_match.c (lines, twins, facts; the
+ * driver) -> sass_skip.c (removed branches, skip lists) -> sass_summary.c
+ * (notes, the summary) and sass_facts.c (the table); sass_match_impl.h is
+ * the state they share.
  */
 #include "sass_match_impl.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_TWINS 64        /* SASS copies of one PTX access considered */
 #define FOLD_REACH 16       /* how far (in pcs) a merge's carrier may be */
-
-const char *cured_model_sass_mode_name(cured_model_sass_mode mode)
-{
-    switch (mode) {
-    case CURED_MODEL_SASS_BY_PTX_LINE: return "PTX lines";
-    case CURED_MODEL_SASS_BY_SOURCE_LINE: return "source lines";
-    default: return "none";
-    }
-}
-
-void cured_model_sass_summary_free(cured_model_sass_summary *s)
-{
-    free(s->notes);
-    memset(s, 0, sizeof *s);
-}
-
-void match_note(match_state *st, int pc, const char *fmt, ...)
-{
-    cured_model_sass_summary *out = st->out;
-    if (out->nnotes == CURED_MODEL_SASS_MAX_NOTES) {
-        out->notes_left_out++;
-        return;
-    }
-    if (out->notes == NULL) {
-        out->notes = calloc(CURED_MODEL_SASS_MAX_NOTES, sizeof *out->notes);
-        if (out->notes == NULL) {
-            out->notes_left_out++;
-            return;
-        }
-    }
-    cured_model_sass_note *n = &out->notes[out->nnotes++];
-    n->function = st->function;
-    n->pc = pc;
-    n->ptx_line = pc >= 0 ? st->fn->code[pc].ptx_line : 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(n->text, sizeof n->text, fmt, ap);
-    va_end(ap);
-}
-
-int match_ptx_memory(const ptx_instr *ins)
-{
-    if (ins->op != PTX_OP_LD && ins->op != PTX_OP_LDU && ins->op != PTX_OP_ST &&
-        ins->op != PTX_OP_ATOM && ins->op != PTX_OP_RED)
-        return 0;
-    return ins->space == PTX_S_SHARED || ins->space == PTX_S_GLOBAL ||
-           ins->space == PTX_S_LOCAL || ins->space == PTX_S_GENERIC;
-}
 
 // ----------------------------------------------------------------------------
 // Small helpers

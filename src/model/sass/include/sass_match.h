@@ -3,8 +3,8 @@
  * table (sass_facts.h), which the counters then follow.
  *
  * defines: cured_model_sass_mode, cured_model_sass_note, cured_model_sass_summary,
- *          cured_model_sass_match, cured_model_sass_summary_free,
- *          cured_model_sass_mode_name (sass_match.c);
+ *          cured_model_sass_match (sass_match.c), cured_model_sass_summary_free,
+ *          cured_model_sass_mode_name (sass_summary.c);
  *          cured_model_sass_facts_new, cured_model_sass_facts_free,
  *          cured_model_sass_facts_set, cured_model_sass_facts_set_skips,
  *          cured_model_sass_facts_set_width, cured_model_sass_facts_clear
