@@ -142,31 +142,6 @@ void cured_model_counters_reset(cured_model_counters *c)
     c->incomplete = 0;
 }
 
-uint64_t *counters_row(cured_model_counters *c, int function, int pc)
-{
-    if (function < 0 || function >= c->module->nfunctions)
-        return NULL;
-    const ptx_function *fn = &c->module->functions[function];
-    if (pc < 0 || pc >= fn->ncode)
-        return NULL;
-    counters_rows *r = &c->rows[function];
-    if (r->v == NULL) {
-        r->v = calloc((size_t)fn->ncode * CURED_MODEL_CTR_COUNT, sizeof(uint64_t));
-        if (r->v == NULL) {
-            c->incomplete = 1;
-            return NULL;
-        }
-    }
-    return r->v + (size_t)pc * CURED_MODEL_CTR_COUNT;
-}
-
-void counters_add(cured_model_counters *c, uint64_t *row, cured_model_counter id, uint64_t n)
-{
-    c->totals[id] += n;
-    if (row != NULL)
-        row[id] += n;
-}
-
 static unsigned popcount32(uint32_t x)
 {
     unsigned n = 0;
