@@ -369,7 +369,7 @@ cured_model_counters *cured_model_counters_new(const cured_model_module *module,
 /* Frees the counters. NULL is fine. */
 void cured_model_counters_free(cured_model_counters *c);
 
-/* Zeroes every count (SASS facts and skip lists are kept). */
+/* Zeroes every count (the SASS facts in use stay in use). */
 void cured_model_counters_reset(cured_model_counters *c);
 
 /* The observer to put in cured_model_launch.observers. Its ctx is c. */
@@ -578,7 +578,8 @@ typedef struct cured_model_sass_note {
 
 #define CURED_MODEL_SASS_MAX_NOTES 64
 
-/* What cured_model_sass_apply did. */
+/* What one match of a kernel's SASS with its PTX did (the model's SASS
+ * matcher; cured_model_sass_source_apply in cured_model_host.h). */
 typedef struct cured_model_sass_summary {
     cured_model_sass_mode mode;
     int functions;              /* PTX functions matched with SASS */

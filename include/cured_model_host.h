@@ -32,6 +32,7 @@ extern "C" {
 /* ------------------------------------------------------------ sources */
 
 struct sass_module;
+struct cured_model_sass_facts;
 
 /* The SASS a kernel runs, as a disassembler printed it, when there is one:
  * the counters follow it (cured_model_sass_source_apply). */
@@ -42,6 +43,8 @@ typedef struct cured_model_sass_source {
     char label[1100];           /* where it came from, for the reports */
     char missing[400];          /* why there is none ("" when there is) */
     struct sass_module *module; /* after cured_model_sass_source_apply */
+    struct cured_model_sass_facts *facts; /* what the matches found, for one
+                                             PTX module; the counters read it */
     cured_model_sass_summary summary;
     int applied;                /* the counters follow it */
 } cured_model_sass_source;
@@ -66,10 +69,12 @@ void cured_model_sass_source_compile(cured_model_sass_source *s,
 /* No SASS, for `reason` (copied). Can't fail. */
 void cured_model_sass_source_none(cured_model_sass_source *s, const char *reason);
 
-/* Parses the text (the first time) and gives the counters its facts for
- * `entry` of module (the summary is of the last call). Returns 0 (also
- * when there is no text: nothing to do), or -1 with one line in err:
- * malformed SASS ("LABEL:LINE: message") or out of memory. */
+/* Parses the text (the first time), matches it with `entry` of module
+ * into s's facts (the summary is of the last call) and, when that matched
+ * something, makes the counters follow the facts (they must not outlive
+ * s). Every call must name the same module. Returns 0 (also when there is
+ * no text: nothing to do), or -1 with one line in err: malformed SASS
+ * ("LABEL:LINE: message"), another module than before, or out of memory. */
 int cured_model_sass_source_apply(cured_model_sass_source *s,
                                   const cured_model_module *module, int entry,
                                   cured_model_counters *c, char *err, size_t cap);

@@ -1,10 +1,12 @@
 /* checks_impl.h - the checks' internal state, shared by checks.c (the
- * observer), checks_shared.c (the shared-memory shadow) and checks_global.c
- * (the global init shadow). Not an API: only checks*.c include it.
+ * observer), checks_shared.c (the shared-memory shadow), checks_global.c
+ * (the global init shadow) and checks_report.c (findings and the text in
+ * them). Not an API: only checks*.c include it.
  *
  * defines: checks_ref, checks_cell, checks_block, struct cured_model_checks,
- *          checks_shared_access, checks_warp_sync, checks_global_access,
- *          checks_report, checks_where, checks_thread_text
+ *          checks_shared_access, checks_warp_sync (checks_shared.c),
+ *          checks_global_access (checks_global.c), checks_report,
+ *          checks_where, checks_thread_text (checks_report.c)
  */
 #ifndef CURED_MODEL_CHECKS_IMPL_H
 #define CURED_MODEL_CHECKS_IMPL_H

@@ -8,7 +8,7 @@
  * that lets the last block to finish do the final step (single-pass
  * reduction with a __device__ counter) works. Within a block, a warp runs
  * until it blocks at a barrier, waits at a warp-synchronous instruction or
- * exits, then the next warp runs (exec_sched.c); when every live thread
+ * exits, then the next warp runs (exec_step.c); when every live thread
  * has arrived at a barrier it is released and the warps go on from warp 0,
  * so what follows a barrier runs in warp order (atomics after a
  * __syncthreads() happen in thread order within a block).
@@ -17,7 +17,7 @@
  * frame) and one register window per function and warp; recursion is not
  * supported (CURED_MODEL_FIND_UNSUPPORTED before anything runs).
  */
-#include "exec_internal.h"
+#include "exec_sched.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -312,7 +312,7 @@ static void block_run(exec_launch *x)
         if (x->stop || b->live == 0)
             return;
         if (!ran) {
-            exec_block_deadlock(x);
+            exec_wait_deadlock(x);
             return;
         }
     }

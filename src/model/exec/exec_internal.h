@@ -1,14 +1,25 @@
-/* exec_internal.h - the interpreter's state, shared by its files:
- * exec.c (cured_model_run: launch checks, layout, block loop), exec_sched.c
- * (scheduling, control flow, barriers), exec_util.c (operands, special
- * registers, events, findings), exec_alu.c (integer, logic, compare, mov),
- * exec_bits.c (shifts, bit fields, permutes, dot products), exec_float.c (float arithmetic), exec_cvt.c (cvt), exec_fp.c (float
- * formats and rounding), exec_mem.c (ld/st/atom/red/cvta), exec_warp.c
- * (shfl/vote/match/redux/bar.warp). docs/interpreter.md is the overview.
+/* exec_internal.h - the interpreter's state, and what its files offer each
+ * other. The files, top down (a file calls only files below it):
+ *   exec.c          cured_model_run: launch checks, layout, the block loop
+ *   exec_step.c     the step loop: guard, events, dispatch to a family;
+ *                   bra (inline there: loops run it at every trip)
+ *   exec_control.c  call, ret, exit, bar (block barriers)
+ *   exec_warp.c     shfl, vote, match, redux, activemask, bar.warp.sync
+ *   exec_mem.c      ld, st, atom, red, cvta
+ *   exec_alu.c      integer, logic, compare, mov (-> exec_bits.c: shifts,
+ *                   bit fields, permutes, dot products)
+ *   exec_float.c    float arithmetic; exec_cvt.c cvt (both -> exec_fp.c:
+ *                   float formats and rounding)
+ *   exec_wait.c     barrier release, warp-sync waits, deadlock reports
+ *   exec_operand.c  operands that are not plain registers, compare results
+ *   exec_report.c   observer events, findings, the text in messages
+ *   memory.c, findings.c   the public memory and findings lists
+ * exec_sched.h (the warp's groups, inline) and this header are read by
+ * all. docs/interpreter.md is the overview.
  *
  * defines: exec_launch, exec_block, exec_warp, exec_fn, EXEC_LANES,
- *          exec_key/exec_key_*, exec_src, exec_dst, exec_report,
- *          exec_sched_*, the generic windows EXEC_SHARED_BASE ...
+ *          exec_key/exec_key_*, exec_src, exec_dst, the generic windows
+ *          EXEC_SHARED_BASE ..., and the declarations of the files above
  *
  * Not part of the model's interface: nothing outside src/model/exec*.c
  * includes this.
@@ -213,8 +224,10 @@ static inline int exec_type_float(unsigned t)
     return t >= PTX_T_F16 && t <= PTX_T_F64;
 }
 
+/* ------------------------------------------- operands (exec_operand.c) */
+
 /* Source operand fallback (immediates, special registers, symbols,
- * negated predicates): fills tmp for lanes m and returns it. exec.c. */
+ * negated predicates): fills tmp for lanes m and returns it. */
 const uint64_t *exec_src_slow(exec_launch *x, exec_warp *w,
                               const ptx_operand *o, uint64_t *tmp, uint32_t m);
 
@@ -242,13 +255,10 @@ static inline uint64_t *exec_dst(exec_launch *x, exec_warp *w,
  * unknown). */
 unsigned exec_reg_width(const exec_launch *x, const exec_warp *w, int reg);
 
-/* Adds a finding at instruction ins of warp w, blamed on `lane` (-1: the
- * first lane of the current group), with a printf-style message. An error
- * stops the launch after this instruction. */
-void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
-                 int lane, cured_model_finding_kind kind, cured_model_severity sev,
-                 uint64_t address, const char *fmt, ...)
-    __attribute__((format(printf, 8, 9)));
+/* Address of symbol `sym` as a value, in its own space, for lane l of warp
+ * w (shared: window offset; local: frame offset; global: device address;
+ * const: image offset; kernel param: param-block offset). */
+uint64_t exec_sym_addr(const exec_launch *x, const exec_warp *w, int sym, int l);
 
 /* Writes a comparison's per-lane results res[l] (0/1) for setp (p and the
  * optional q = !p) or set (all ones, or 1.0f for an f32 destination),
@@ -257,64 +267,71 @@ void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
 void exec_write_compare(exec_launch *x, exec_warp *w, const ptx_instr *ins,
                         uint32_t m, const uint64_t *res, const uint64_t *c);
 
+/* --------------------------- events, findings, text (exec_report.c) */
+
+/* Fills x->ev for instruction ins issued by lanes `active` (guard: g). */
+void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
+                uint32_t active, uint32_t g);
+
+/* Adds a finding at instruction ins of warp w, blamed on `lane` (-1: the
+ * first lane of the current group), with a printf-style message. An error
+ * stops the launch after this instruction. */
+void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
+                 int lane, cured_model_finding_kind kind, cured_model_severity sev,
+                 uint64_t address, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
 /* "st.shared.u32" for ins, into buf. Returns buf. */
 const char *exec_ins_text(const ptx_instr *ins, char *buf, size_t size);
 
 /* "16-31" / "0, 5, 7-9" for a lane mask, into buf. Returns buf. */
 const char *exec_lanes_text(uint32_t mask, char *buf, size_t size);
 
-/* Address of symbol `sym` as a value, in its own space, for lane l of warp
- * w (shared: window offset; local: frame offset; global: device address;
- * const: image offset; kernel param: param-block offset). */
-uint64_t exec_sym_addr(const exec_launch *x, const exec_warp *w, int sym, int l);
+/* ------------------------------------------------ waits (exec_wait.c) */
 
-/* ------------------------------------------------------- scheduling */
+/* Releases barrier `id` of the block when every thread it waits for has
+ * arrived (all live threads, or the count bar.sync named): its lanes are
+ * parked after it, bar.red gets its result, the observers hear of it;
+ * lanes of one warp that met at different .aligned barriers, or ran on
+ * past it, are reported. Nothing happens before then. */
+void exec_wait_barrier(exec_launch *x, uint32_t id);
 
-/* Makes the min-key group of the parked lanes the current group (cur = 0
- * when none is runnable). */
-void exec_sched_select(exec_warp *w);
+/* Lanes m of w's current group wait at its warp-synchronous instruction
+ * for the rest of `mask` (the union of their masks); the rest of the group
+ * goes on. */
+void exec_wait_sync(exec_warp *w, uint32_t m, uint32_t mask);
 
-/* Puts the current group back among the parked lanes (at cur_key) and
- * selects again. */
-void exec_sched_repark(exec_warp *w);
+/* Lanes `here`, which waited at the current group's instruction, join the
+ * group: the instruction runs for all of them. */
+void exec_wait_sync_join(exec_warp *w, uint32_t here);
 
-/* After cur_key changed: merges parked lanes at the same key into cur, or
- * switches to a parked group with a smaller key. */
-static inline void exec_sched_check(exec_warp *w)
-{
-    if (w->parked && w->parked_min <= w->cur_key)
-        exec_sched_repark(w);
-}
+/* Lanes `go`, which waited at another instruction (another __syncwarp),
+ * are released past it: parked at the instruction after theirs. */
+void exec_wait_sync_pass(exec_warp *w, uint32_t go);
 
-/* Points w's code and register window at the function of cur_key. */
-static inline void exec_sched_set_fn(exec_warp *w)
-{
-    uint32_t fn = exec_key_fn(w->cur_key);
-    if (fn != w->fn || w->code == NULL) {
-        w->fn = fn;
-        w->code = w->functions[fn].code;
-        w->ncode = (uint32_t)w->functions[fn].ncode;
-        w->R = w->regs[fn];
-    }
-}
+/* Reports warp-sync waiters of w whose masks name lanes in `gone`, which
+ * just exited. */
+void exec_wait_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone);
 
-/* Runs warp w of the running block until it has no runnable lane (all
- * exited or waiting) or the launch stops (exec_sched.c). */
-void exec_warp_run(exec_launch *x, exec_warp *w);
+/* Reports why a block whose live threads all wait can never go on. */
+void exec_wait_deadlock(exec_launch *x);
 
-/* Reports why a block whose live threads all wait can never go on
- * (exec_sched.c). */
-void exec_block_deadlock(exec_launch *x);
+/* ------------------------------------------------ instruction families */
 
-/* Fills x->ev for instruction ins issued by lanes `active` (guard: g). */
-void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
-                uint32_t active, uint32_t g);
+/* Each runs one instruction of its family for the lanes m whose guard held
+ * (the issuing group is w->cur); the step loop (exec_step.c) dispatches.
+ *
+ * Control flow and block barriers (exec_control.c) move the group
+ * themselves: call, ret (ins may be NULL: the group ran off the end of its
+ * function), exit (lanes `gone` leave), bar. The branch is the step
+ * loop's own. */
+void exec_call(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+void exec_ret(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+void exec_exit(exec_launch *x, exec_warp *w, uint32_t gone);
+void exec_bar(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 
-/* ------------------------------------------------ instruction groups */
-
-/* Each runs one instruction of its group for the lanes m whose guard held
- * (the issuing group is w->cur). Returns 0 when it ran, -1 when the model
- * does not support this form (the caller reports it). */
+/* The rest leave moving on to the step loop. Each returns 0 when it ran,
+ * -1 when the model does not support this form (the caller reports it). */
 int exec_alu(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 int exec_float(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 int exec_cvt(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
@@ -322,18 +339,20 @@ int exec_mem(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 
 /* shl/shr/shf and the bit instructions (popc ... dp2a), for exec_alu,
  * which has checked the type: `bits` its width (8 to 64), `sgn` whether it
- * is signed. Returns as the groups above. */
+ * is signed. Returns as the families above (exec_bits.c). */
 int exec_bits(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m, unsigned bits,
               int sgn);
 
 /* A warp-synchronous instruction (shfl, vote, match, redux, activemask,
- * bar.warp.sync). Returns 0 when it ran (the caller advances the group),
- * 1 when it changed the schedule itself (lanes wait for the rest of their
- * mask), -1 when unsupported. */
+ * bar.warp.sync; exec_warp.c). Returns 0 when it ran (the caller advances
+ * the group), 1 when it changed the schedule itself (lanes wait for the
+ * rest of their mask), -1 when unsupported. */
 int exec_warp_op(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 
-/* Reports warp-sync waiters of w whose masks name lanes in `gone`, which
- * just exited (exec_warp.c). */
-void exec_warp_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone);
+/* ------------------------------------------- the step loop (exec_step.c) */
+
+/* Runs warp w of the running block until it has no runnable lane (all
+ * exited or waiting) or the launch stops. */
+void exec_warp_run(exec_launch *x, exec_warp *w);
 
 #endif /* CURED_MODEL_EXEC_INTERNAL_H */

@@ -2,7 +2,7 @@
  * shfl.sync, vote.sync, match.sync, redux.sync, activemask and
  * bar.warp.sync, with the checks compute-sanitizer makes on their masks.
  *
- * defines: exec_warp_op, exec_warp_lanes_gone
+ * defines: exec_warp_op
  *
  * Masks (CURED_MODEL_FIND_BAD_MASK, an error): the executing lane must be in its
  * mask; every lane the mask names must exist in the warp (a partial last
@@ -11,9 +11,10 @@
  * another pc, not yet here) are waited for, as a GPU's convergence
  * barrier does: the arrived lanes park at the instruction until the rest
  * come (min-PC scheduling usually brings them together at once). If they
- * exit first, or the block can go no further, that is the finding. As on
- * sm_70 and later, bar.warp.sync (__syncwarp) at different places syncs
- * with each other; shfl/vote/match/redux must meet at one instruction.
+ * exit first, or the block can go no further, that is the finding
+ * (exec_wait.c keeps the waits and reports them). As on sm_70 and later,
+ * bar.warp.sync (__syncwarp) at different places syncs with each other;
+ * shfl/vote/match/redux must meet at one instruction.
  *
  * shfl follows the PTX ISA's definition: b and c are taken modulo 32 as
  * its pseudo-code does (bval = b[4:0], clamp = c[4:0], segment mask =
@@ -86,21 +87,6 @@ static uint32_t check_masks(exec_launch *x, exec_warp *w, const ptx_instr *ins, 
         return 0;
     }
     return u;
-}
-
-void exec_warp_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone)
-{
-    char t[64], lanes[96];
-    EXEC_LANES(w->sync_wait, l, {
-        if ((w->sync_mask[l] & gone) && !x->stop) {
-            const ptx_instr *ins =
-                &w->functions[exec_key_fn(w->key[l])].code[exec_key_pc(w->key[l])];
-            exec_report(x, w, ins, l, CURED_MODEL_FIND_BAD_MASK, CURED_MODEL_ERROR, 0,
-                        "%s: lanes %s named in the mask exited without reaching it",
-                        exec_ins_text(ins, t, sizeof t),
-                        exec_lanes_text(w->sync_mask[l] & gone, lanes, sizeof lanes));
-        }
-    });
 }
 
 // ----------------------------------------------------------------------------
@@ -257,35 +243,13 @@ int exec_warp_op(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
     uint32_t missing = u & ~e & ~elsewhere;
     if (missing) {
         /* the arrived lanes wait here for the rest of their masks */
-        EXEC_LANES(m, l, {
-            w->key[l] = w->cur_key;
-            w->sync_mask[l] = u;
-        });
-        w->sync_wait |= m;
-        w->cur &= ~m;
-        if (w->cur) {
-            w->cur_key++;
-            exec_sched_check(w);
-        } else {
-            exec_sched_select(w);
-        }
+        exec_wait_sync(w, m, u);
         return 1;
     }
-    if (here) {
-        w->sync_wait &= ~here;
-        w->cur |= here;
-    }
-    if (elsewhere & u) {
-        /* the lanes at the other __syncwarp() go on past theirs */
-        uint32_t go = elsewhere & u;
-        w->sync_wait &= ~go;
-        EXEC_LANES(go, l, {
-            w->key[l]++;
-            if (w->parked == 0 || w->key[l] < w->parked_min)
-                w->parked_min = w->key[l];
-        });
-        w->parked |= go;
-    }
+    if (here)
+        exec_wait_sync_join(w, here);
+    if (elsewhere & u)   /* the lanes at the other __syncwarp() go on past theirs */
+        exec_wait_sync_pass(w, elsewhere & u);
     for (int i = 0; i < x->nobs; i++)
         if (x->obs[i].warp_sync)
             x->obs[i].warp_sync(x->obs[i].ctx, &x->ev, u);

@@ -10,6 +10,7 @@
 #include "ptx.h"
 #include "sass.h"
 #include "sass_match.h"
+#include "counters.h"
 
 #include "catalogue_sass.h"
 #include "json_out.h"
@@ -105,13 +106,25 @@ int cured_model_sass_source_apply(cured_model_sass_source *s, const cured_model_
         snprintf(err, cap, "%s:%u: %s", s->label, serr.line, msg);
         return -1;
     }
-    if (cured_model_sass_apply(module, entry, s->module, c, &s->summary) != 0) {
+    if (s->facts == NULL)
+        s->facts = cured_model_sass_facts_new(module, s->label);
+    if (s->facts == NULL) {
+        snprintf(err, cap, "out of memory matching the SASS");
+        return -1;
+    }
+    if (cured_model_sass_facts_module(s->facts) != module) {
+        snprintf(err, cap, "%s: its facts are of another PTX module", s->label);
+        return -1;
+    }
+    if (cured_model_sass_match(s->facts, entry, s->module, &s->summary) != 0) {
         snprintf(err, cap, "out of memory matching the SASS");
         return -1;
     }
     s->applied = s->summary.mode != CURED_MODEL_SASS_NONE && s->summary.functions > 0;
-    if (s->applied)
-        cured_model_counters_set_sass_label(c, s->label);
+    if (s->applied && cured_model_counters_use_sass(c, s->facts) != 0) {
+        snprintf(err, cap, "%s: the counters count another PTX module", s->label);
+        return -1;
+    }
     return 0;
 }
 
@@ -189,6 +202,7 @@ void cured_model_sass_source_json(FILE *out, const cured_model_sass_source *s, c
 void cured_model_sass_source_free(cured_model_sass_source *s)
 {
     sass_module_free(s->module);
+    cured_model_sass_facts_free(s->facts);
     cured_model_sass_summary_free(&s->summary);
     free(s->owned);
     memset(s, 0, sizeof *s);

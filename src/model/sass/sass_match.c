@@ -1,67 +1,21 @@
-/* sass_match.c - pairs PTX memory instructions with their SASS twins by
- * line and turns what ptxas made of them into the counters' facts (the
- * rules are in sass_match.h).
+/* sass_match.c - the matcher: pairs PTX memory instructions with their
+ * SASS twins by line, turns what ptxas made of them into facts (the rules
+ * are in sass_match.h), then has sass_skip.c find the removed branches.
  *
- * defines: cured_model_sass_apply, cured_model_sass_summary_free, cured_model_sass_mode_name,
- *          match_note, match_ptx_memory
+ * defines: cured_model_sass_match
+ *
+ * The matcher's files, top down: sass_match.c (lines, twins, facts; the
+ * driver) -> sass_skip.c (removed branches, skip lists) -> sass_summary.c
+ * (notes, the summary) and sass_facts.c (the table); sass_match_impl.h is
+ * the state they share.
  */
 #include "sass_match_impl.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_TWINS 64        /* SASS copies of one PTX access considered */
 #define FOLD_REACH 16       /* how far (in pcs) a merge's carrier may be */
-
-const char *cured_model_sass_mode_name(cured_model_sass_mode mode)
-{
-    switch (mode) {
-    case CURED_MODEL_SASS_BY_PTX_LINE: return "PTX lines";
-    case CURED_MODEL_SASS_BY_SOURCE_LINE: return "source lines";
-    default: return "none";
-    }
-}
-
-void cured_model_sass_summary_free(cured_model_sass_summary *s)
-{
-    free(s->notes);
-    memset(s, 0, sizeof *s);
-}
-
-void match_note(match_state *st, int pc, const char *fmt, ...)
-{
-    cured_model_sass_summary *out = st->out;
-    if (out->nnotes == CURED_MODEL_SASS_MAX_NOTES) {
-        out->notes_left_out++;
-        return;
-    }
-    if (out->notes == NULL) {
-        out->notes = calloc(CURED_MODEL_SASS_MAX_NOTES, sizeof *out->notes);
-        if (out->notes == NULL) {
-            out->notes_left_out++;
-            return;
-        }
-    }
-    cured_model_sass_note *n = &out->notes[out->nnotes++];
-    n->function = st->function;
-    n->pc = pc;
-    n->ptx_line = pc >= 0 ? st->fn->code[pc].ptx_line : 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(n->text, sizeof n->text, fmt, ap);
-    va_end(ap);
-}
-
-int match_ptx_memory(const ptx_instr *ins)
-{
-    if (ins->op != PTX_OP_LD && ins->op != PTX_OP_LDU && ins->op != PTX_OP_ST &&
-        ins->op != PTX_OP_ATOM && ins->op != PTX_OP_RED)
-        return 0;
-    return ins->space == PTX_S_SHARED || ins->space == PTX_S_GLOBAL ||
-           ins->space == PTX_S_LOCAL || ins->space == PTX_S_GENERIC;
-}
 
 // ----------------------------------------------------------------------------
 // Small helpers
@@ -91,13 +45,6 @@ static const sass_instr *sass_at(const match_state *st, int ref)
 {
     const match_ref *r = &st->refs[ref];
     return &st->s->functions[r->sf].code[r->si];
-}
-
-/* Bytes per lane of a PTX access. */
-static unsigned access_size(const ptx_instr *ins)
-{
-    unsigned es = ins->type == PTX_T_PRED ? 1 : ptx_type_size((ptx_type)ins->type);
-    return es * (ins->vec > 1 ? ins->vec : 1);
 }
 
 /* The address operand of a load, store or atomic (NULL when odd). */
@@ -290,13 +237,13 @@ static void assign(match_state *st, const int *pcs, int np, const int *sass, int
 {
     int alike = 1;
     const sass_instr *s0 = sass_at(st, sass[0]);
-    unsigned size0 = access_size(&st->fn->code[pcs[0]]);
+    unsigned size0 = ptx_access_size(&st->fn->code[pcs[0]]);
     for (int i = 1; i < ns; i++) {
         const sass_instr *si = sass_at(st, sass[i]);
         alike &= si->width == s0->width && si->guarded == s0->guarded;
     }
     for (int i = 1; i < np; i++)
-        alike &= access_size(&st->fn->code[pcs[i]]) == size0;
+        alike &= ptx_access_size(&st->fn->code[pcs[i]]) == size0;
     alike &= s0->width == size0;
     for (int i = 0; i < np; i++) {
         int pc = pcs[i];
@@ -381,7 +328,7 @@ static int build_fact(match_state *st, int pc, cured_model_sass_fact *f)
 {
     const ptx_instr *ins = &st->fn->code[pc];
     const ptx_operand *addr = address_of(ins);
-    unsigned size = access_size(ins);
+    unsigned size = ptx_access_size(ins);
     const sass_instr *tw[MAX_TWINS];
     int n = 0;
     for (int r = st->twins[pc]; r >= 0 && n < MAX_TWINS; r = st->refs[r].next)
@@ -462,7 +409,7 @@ static int fold(match_state *st, int pc)
     const ptx_operand *a = address_of(p);
     if (a == NULL)
         return 0;
-    int64_t lo_p = a->imm, hi_p = a->imm + access_size(p);
+    int64_t lo_p = a->imm, hi_p = a->imm + ptx_access_size(p);
     for (int d = 1; d <= FOLD_REACH; d++)
         for (int side = -1; side <= 1; side += 2) {
             int q = pc + side * d;
@@ -470,15 +417,15 @@ static int fold(match_state *st, int pc)
                 continue;
             const ptx_instr *qi = &st->fn->code[q];
             const ptx_operand *b = address_of(qi);
-            const cured_model_sass_fact *fq = cured_model_counters_sass(st->c, st->function, q);
+            const cured_model_sass_fact *fq = cured_model_sass_facts_at(st->facts, st->function, q);
             if (b == NULL || fq == NULL || qi->op != p->op || qi->space != p->space ||
                 b->reg != a->reg || b->sym != a->sym || fq->npieces != 1 ||
-                fq->width[0] <= access_size(qi))
+                fq->width[0] <= ptx_access_size(qi))
                 continue;
             int64_t lo = b->imm + fq->offset[0], hi = lo + fq->width[0];
             cured_model_sass_fact moved = *fq;
             if (lo_p < lo && fq->offset[0] == 0 && lo_p + fq->width[0] >= b->imm +
-                (int64_t)access_size(qi)) {
+                (int64_t)ptx_access_size(qi)) {
                 moved.offset[0] = (int16_t)(lo_p - b->imm);
                 lo = lo_p;
                 hi = lo + fq->width[0];
@@ -488,8 +435,8 @@ static int fold(match_state *st, int pc)
             cured_model_sass_fact none;
             memset(&none, 0, sizeof none);
             none.space = fq->space;
-            if (cured_model_counters_set_sass(st->c, st->function, q, &moved) != 0 ||
-                cured_model_counters_set_sass(st->c, st->function, pc, &none) != 0) {
+            if (cured_model_sass_facts_set(st->facts, st->function, q, &moved) != 0 ||
+                cured_model_sass_facts_set(st->facts, st->function, pc, &none) != 0) {
                 st->failed = 1;
                 return 0;
             }
@@ -510,13 +457,13 @@ static void set_facts(match_state *st)
             st->state[pc] = MATCH_UNDECIDED;
             continue;
         }
-        if (cured_model_counters_set_sass(st->c, st->function, pc, &f) != 0) {
+        if (cured_model_sass_facts_set(st->facts, st->function, pc, &f) != 0) {
             st->failed = 1;
             return;
         }
         out->memory++;
         out->predicated += f.predicated;
-        out->reshaped += reshaped(&f, access_size(&st->fn->code[pc]));
+        out->reshaped += reshaped(&f, ptx_access_size(&st->fn->code[pc]));
     }
     for (int pc = 0; pc < st->fn->ncode; pc++) {
         const ptx_instr *ins = &st->fn->code[pc];
@@ -553,19 +500,22 @@ static void state_free(match_state *st)
     free(st->refs);
 }
 
-/* Matches one PTX function. Returns 0, or -1 out of memory. */
-static int match_function(const cured_model_module *m, int function, const sass_module *s,
-                          cured_model_counters *c, cured_model_sass_summary *out)
+/* Matches one PTX function, replacing its facts. Returns 0, or -1 out of
+ * memory. */
+static int match_function(cured_model_sass_facts *facts, int function,
+                          const sass_module *s, cured_model_sass_summary *out)
 {
+    const cured_model_module *m = cured_model_sass_facts_module(facts);
     match_state st;
     memset(&st, 0, sizeof st);
     st.m = m;
     st.function = function;
     st.fn = &m->functions[function];
     st.s = s;
-    st.c = c;
+    st.facts = facts;
     st.out = out;
     st.mode = out->mode;
+    cured_model_sass_facts_clear(facts, function);
     size_t n = (size_t)(st.fn->ncode ? st.fn->ncode : 1);
     st.pc_group = malloc(n * sizeof(int));
     st.twins = malloc(n * sizeof(int));
@@ -594,11 +544,13 @@ static int match_function(const cured_model_module *m, int function, const sass_
     return rc;
 }
 
-int cured_model_sass_apply(const cured_model_module *module, int entry,
-                     const sass_module *sass, cured_model_counters *c,
-                     cured_model_sass_summary *out)
+int cured_model_sass_match(cured_model_sass_facts *facts, int entry, const sass_module *sass,
+                           cured_model_sass_summary *out)
 {
+    const cured_model_module *module = cured_model_sass_facts_module(facts);
     memset(out, 0, sizeof *out);
+    if (entry < 0 || entry >= module->nfunctions)
+        return -1;
     out->mode = sass->ptx_file ? CURED_MODEL_SASS_BY_PTX_LINE
               : sass->has_lines ? CURED_MODEL_SASS_BY_SOURCE_LINE : CURED_MODEL_SASS_NONE;
     if (out->mode == CURED_MODEL_SASS_NONE) {
@@ -615,7 +567,7 @@ int cured_model_sass_apply(const cured_model_module *module, int entry,
         const ptx_function *fn = &module->functions[f];
         if (f != entry && (fn->is_entry || !fn->has_body))
             continue;
-        if (match_function(module, f, sass, c, out) != 0)
+        if (match_function(facts, f, sass, out) != 0)
             return -1;
     }
     return 0;

@@ -1,9 +1,9 @@
 /* sass_match_impl.h - the matcher's state for one PTX function, shared by
- * sass_match.c (lines, twins, facts) and sass_skip.c (removed branches,
- * skip lists). Not an API: only sass_*.c include it.
+ * sass_match.c (lines, twins, facts), sass_skip.c (removed branches, skip
+ * lists) and sass_summary.c (notes). Not an API: only sass_*.c include it.
  *
- * defines: match_ref, match_state, match_note, match_ptx_memory,
- *          match_skip_lists
+ * defines: match_ref, match_state, match_note (sass_summary.c),
+ *          match_ptx_memory, match_skip_lists (sass_skip.c)
  */
 #ifndef CURED_MODEL_SASS_MATCH_IMPL_H
 #define CURED_MODEL_SASS_MATCH_IMPL_H
@@ -25,7 +25,7 @@ typedef struct match_state {
     int function;
     const ptx_function *fn;
     const sass_module *s;
-    cured_model_counters *c;
+    cured_model_sass_facts *facts;  /* where the facts go */
     cured_model_sass_summary *out;
     cured_model_sass_mode mode;
     /* the line groups: PTX instructions that share a line (one per PTX
@@ -63,7 +63,14 @@ void match_note(match_state *st, int pc, const char *fmt, ...)
 
 /* 1 when ins is a load, store or atomic the counters count (shared,
  * global, local or generic space). */
-int match_ptx_memory(const ptx_instr *ins);
+static inline int match_ptx_memory(const ptx_instr *ins)
+{
+    if (ins->op != PTX_OP_LD && ins->op != PTX_OP_LDU && ins->op != PTX_OP_ST &&
+        ins->op != PTX_OP_ATOM && ins->op != PTX_OP_RED)
+        return 0;
+    return ins->space == PTX_S_SHARED || ins->space == PTX_S_GLOBAL ||
+           ins->space == PTX_S_LOCAL || ins->space == PTX_S_GENERIC;
+}
 
 /* Decides which branches ptxas removed (st->removed) and sets the skip
  * lists of those with predicated accesses to skip (sass_skip.c). Returns

@@ -110,7 +110,7 @@ static int skip_list(match_state *st, int b, int target)
             break;
         if (!match_ptx_memory(ins) || st->state[pc] == MATCH_FOLDED)
             continue;
-        const cured_model_sass_fact *f = cured_model_counters_sass(st->c, st->function, pc);
+        const cured_model_sass_fact *f = cured_model_sass_facts_at(st->facts, st->function, pc);
         if (st->state[pc] != MATCH_TWINS || f == NULL || !f->predicated)
             break;
         if (anchor < 0 || !twins_in_anchor(st, pc, anchor)) {
@@ -123,7 +123,7 @@ static int skip_list(match_state *st, int b, int target)
     }
     int rc = 0;
     if (n > 0) {
-        rc = cured_model_counters_set_sass_skips(st->c, st->function, b, pcs, n);
+        rc = cured_model_sass_facts_set_skips(st->facts, st->function, b, pcs, n);
         st->out->skip_lists += rc == 0;
     }
     free(pcs);

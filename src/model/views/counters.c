@@ -124,10 +124,8 @@ void cured_model_counters_free(cured_model_counters *c)
 {
     if (c == NULL)
         return;
-    for (int f = 0; f < c->module->nfunctions; f++) {
+    for (int f = 0; f < c->module->nfunctions; f++)
         free(c->rows[f].v);
-        counters_sass_free(c, f);
-    }
     free(c->rows);
     free(c);
 }
@@ -142,31 +140,6 @@ void cured_model_counters_reset(cured_model_counters *c)
                    (size_t)fn->ncode * CURED_MODEL_CTR_COUNT * sizeof(uint64_t));
     }
     c->incomplete = 0;
-}
-
-uint64_t *counters_row(cured_model_counters *c, int function, int pc)
-{
-    if (function < 0 || function >= c->module->nfunctions)
-        return NULL;
-    const ptx_function *fn = &c->module->functions[function];
-    if (pc < 0 || pc >= fn->ncode)
-        return NULL;
-    counters_rows *r = &c->rows[function];
-    if (r->v == NULL) {
-        r->v = calloc((size_t)fn->ncode * CURED_MODEL_CTR_COUNT, sizeof(uint64_t));
-        if (r->v == NULL) {
-            c->incomplete = 1;
-            return NULL;
-        }
-    }
-    return r->v + (size_t)pc * CURED_MODEL_CTR_COUNT;
-}
-
-void counters_add(cured_model_counters *c, uint64_t *row, cured_model_counter id, uint64_t n)
-{
-    c->totals[id] += n;
-    if (row != NULL)
-        row[id] += n;
 }
 
 static unsigned popcount32(uint32_t x)
@@ -203,7 +176,7 @@ static void on_instr(void *ctx, const cured_model_event *e)
     default:
         break;
     }
-    if (c->rows[e->function].sass == NULL)
+    if (c->sass == NULL)
         return;                        /* PTX-level counts */
     if (e->guard_true == 0)
         counters_issue_idle(c, e);
@@ -268,8 +241,9 @@ static void on_access(void *ctx, const cured_model_access *a)
     if (a->mask == 0)
         return;
     uint64_t *row = counters_row(c, e->function, e->pc);
-    const cured_model_sass_fact *f = c->rows[e->function].sass
-                                   ? counters_fact(c, e->function, e->pc) : NULL;
+    const cured_model_sass_fact *f = c->sass
+                                   ? cured_model_sass_facts_at(c->sass, e->function, e->pc)
+                                   : NULL;
     if (f == NULL) {
         count_piece(c, row, a, a->addr, a->size, 0);
         return;
@@ -289,7 +263,7 @@ static void on_branch(void *ctx, const cured_model_event *e, uint32_t taken)
         uint64_t *row = counters_row(c, e->function, e->pc);
         counters_add(c, row, CURED_MODEL_CTR_DIVERGENT_BRANCHES, 1);
     }
-    if (taken != 0 && taken == e->active && c->rows[e->function].skips != NULL)
+    if (taken != 0 && taken == e->active && c->sass != NULL)
         counters_issue_skipped(c, e);
 }
 

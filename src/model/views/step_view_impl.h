@@ -4,6 +4,10 @@
  * step_view_words.c (the words each thread read in an interval). Not an
  * API: only step_view*.c include it.
  *
+ * The step view's files, top down: step_view_report.c (the table, JSON,
+ * through step_view.h) -> step_view.c (the observer) -> step_view_taint.c
+ * and step_view_words.c (neither calls the other) and bank.h.
+ *
  * defines: word_set, taint_file, interval, struct cured_model_step_view,
  *          step_words_add, step_words_contains, step_taint_of,
  *          step_taint_reset, step_operand_regs, step_sources_pure,

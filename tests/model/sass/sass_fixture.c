@@ -1,6 +1,7 @@
 /* sass_fixture.c - the SASS tests' fixtures and runs (sass_fixture.h).
  *
- * defines: fixture_text, fixture_ptx, fixture_sass, fixture_run
+ * defines: fixture_text, fixture_ptx, fixture_sass, fixture_run,
+ *          fixture_counts_free
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,18 +38,29 @@ sass_module *fixture_sass(const char *name)
     return s;
 }
 
-cured_model_counters *fixture_run(const cured_model_module *m, const sass_module *sass,
-                            const fixture_launch *l,
-                            cured_model_sass_summary *summary)
+void fixture_counts_free(fixture_counts *r)
+{
+    cured_model_counters_free(r->c);
+    cured_model_sass_facts_free(r->facts);
+    r->c = NULL;
+    r->facts = NULL;
+}
+
+fixture_counts fixture_run(const cured_model_module *m, const sass_module *sass,
+                           const fixture_launch *l, cured_model_sass_summary *summary)
 {
     int fn = cured_model_find_function(m, l->entry);
     if (fn < 0)
         fail_msg("no entry %s", l->entry);
-    cured_model_counters *c = cured_model_counters_new(m, fn);
+    fixture_counts r = {cured_model_counters_new(m, fn), NULL};
+    cured_model_counters *c = r.c;
     assert_non_null(c);
     if (sass != NULL) {
         cured_model_sass_summary s;
-        assert_int_equal(cured_model_sass_apply(m, fn, sass, c, &s), 0);
+        r.facts = cured_model_sass_facts_new(m, NULL);
+        assert_non_null(r.facts);
+        assert_int_equal(cured_model_sass_match(r.facts, fn, sass, &s), 0);
+        assert_int_equal(cured_model_counters_use_sass(c, r.facts), 0);
         for (int i = 0; i < s.nnotes; i++)
             print_error("%s: note at PTX line %u: %s\n", l->entry,
                         s.notes[i].ptx_line, s.notes[i].text);
@@ -102,5 +114,5 @@ cured_model_counters *fixture_run(const cured_model_module *m, const sass_module
     assert_true(res.completed);
     cured_model_findings_clear(&res.findings);
     cured_model_memory_free(mem);
-    return c;
+    return r;
 }

@@ -3,7 +3,7 @@
  * launch run with the counters watching, SASS-level or PTX-level.
  *
  * defines: fixture_text, fixture_ptx, fixture_sass, fixture_run,
- *          fixture_launch
+ *          fixture_launch, fixture_counts, fixture_counts_free
  */
 #ifndef CURED_TESTS_SASS_FIXTURE_H
 #define CURED_TESTS_SASS_FIXTURE_H
@@ -34,13 +34,22 @@ typedef struct fixture_launch {
     int n_is_u64;            /* the kernel takes n as u64 */
 } fixture_launch;
 
+/* What a run counted: the counters, and the SASS facts they follow
+ * (NULL for PTX-level counts), which must live as long as they do. */
+typedef struct fixture_counts {
+    cured_model_counters *c;
+    cured_model_sass_facts *facts;
+} fixture_counts;
+
 /* Runs the launch on module m with new counters, after matching `sass`
  * when it is not NULL (the summary goes to *summary when that is not
  * NULL, else it is freed). Fails the test when the kernel does not run
  * cleanly or, with sass, when the matcher leaves a note. Returns the
- * counters (the caller frees). */
-cured_model_counters *fixture_run(const cured_model_module *m, const sass_module *sass,
-                            const fixture_launch *l,
-                            cured_model_sass_summary *summary);
+ * counters and facts (free them with fixture_counts_free). */
+fixture_counts fixture_run(const cured_model_module *m, const sass_module *sass,
+                           const fixture_launch *l, cured_model_sass_summary *summary);
+
+/* Frees the counters and the facts. */
+void fixture_counts_free(fixture_counts *r);
 
 #endif /* CURED_TESTS_SASS_FIXTURE_H */

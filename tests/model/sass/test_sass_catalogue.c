@@ -124,7 +124,8 @@ static void check_kernel(void **state, const char *kernel)
         if (strcmp(r->kernel, kernel) != 0)
             continue;
         fixture_launch l = launch_of(r);
-        cured_model_counters *c = fixture_run(f->ptx, f->sass, &l, NULL);
+        fixture_counts run = fixture_run(f->ptx, f->sass, &l, NULL);
+        cured_model_counters *c = run.c;
         int differ = 0;
         for (int k = 0; k < 11; k++) {
             uint64_t got = cured_model_counters_total(c, columns[k]);
@@ -136,7 +137,7 @@ static void check_kernel(void **state, const char *kernel)
             }
         }
         assert_false(differ);
-        cured_model_counters_free(c);
+        fixture_counts_free(&run);
         ran++;
     }
     assert_int_equal(ran, 2);
@@ -161,12 +162,13 @@ static void test_ptx_level_differs(void **state)
 {
     fixture *f = *state;
     fixture_launch l = launch_of(&rows[5]);
-    cured_model_counters *c = fixture_run(f->ptx, NULL, &l, NULL);
+    fixture_counts run = fixture_run(f->ptx, NULL, &l, NULL);
+    cured_model_counters *c = run.c;
     assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 13);
     assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_ST), 8);
     assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 13);
     assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 8);
-    cured_model_counters_free(c);
+    fixture_counts_free(&run);
 }
 
 /* What the matcher found in sequential: 7 accesses (the load of in, the
@@ -179,7 +181,7 @@ static void test_sequential_summary(void **state)
     fixture *f = *state;
     fixture_launch l = launch_of(&rows[5]);
     cured_model_sass_summary s;
-    cured_model_counters *c = fixture_run(f->ptx, f->sass, &l, &s);
+    fixture_counts run = fixture_run(f->ptx, f->sass, &l, &s);
     assert_int_equal(s.functions, 1);
     assert_int_equal(s.memory, 7);
     assert_int_equal(s.predicated, 4);
@@ -187,7 +189,7 @@ static void test_sequential_summary(void **state)
     assert_int_equal(s.removed_branches, 2);
     assert_int_equal(s.skip_lists, 2);
     cured_model_sass_summary_free(&s);
-    cured_model_counters_free(c);
+    fixture_counts_free(&run);
 }
 
 int main(void)

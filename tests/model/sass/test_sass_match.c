@@ -1,5 +1,6 @@
-/* test_sass_match.c - the matcher (src/model/sass_match.c, sass_skip.c)
- * and the counts that follow it, on fixtures/kernels.cu's PTX and SASS.
+/* test_sass_match.c - the matcher (src/model/sass/sass_match.c,
+ * sass_skip.c), its facts table (sass_facts.c) and the counts that follow
+ * them, on fixtures/kernels.cu's PTX and SASS.
  *
  *   ctest --test-dir build -R test_sass_match
  *
@@ -61,15 +62,15 @@ static int pc_of(const cured_model_module *m, const char *entry, ptx_opcode op,
     return -1;
 }
 
-/* Counters for entry, matched with sass (no run). */
-static cured_model_counters *matched(const cured_model_module *m, const char *entry,
-                               const sass_module *sass, cured_model_sass_summary *s)
+/* The facts of entry matched with sass (no run). */
+static cured_model_sass_facts *matched(const cured_model_module *m, const char *entry,
+                                       const sass_module *sass, cured_model_sass_summary *s)
 {
     int fn = cured_model_find_function(m, entry);
-    cured_model_counters *c = cured_model_counters_new(m, fn);
-    assert_non_null(c);
-    assert_int_equal(cured_model_sass_apply(m, fn, sass, c, s), 0);
-    return c;
+    cured_model_sass_facts *facts = cured_model_sass_facts_new(m, NULL);
+    assert_non_null(facts);
+    assert_int_equal(cured_model_sass_match(facts, fn, sass, s), 0);
+    return facts;
 }
 
 #define PAIRS "_Z5pairsPKfPf"
@@ -83,36 +84,36 @@ static void test_merge(void **state)
 {
     fixture *f = *state;
     cured_model_sass_summary s;
-    cured_model_counters *c = matched(f->ptx, PAIRS, f->sass, &s);
+    cured_model_sass_facts *facts = matched(f->ptx, PAIRS, f->sass, &s);
     int fn = cured_model_find_function(f->ptx, PAIRS);
     int first = pc_of(f->ptx, PAIRS, PTX_OP_LD, PTX_S_SHARED, 0);
     int second = pc_of(f->ptx, PAIRS, PTX_OP_LD, PTX_S_SHARED, 1);
-    const cured_model_sass_fact *a = cured_model_counters_sass(c, fn, first);
-    const cured_model_sass_fact *b = cured_model_counters_sass(c, fn, second);
+    const cured_model_sass_fact *a = cured_model_sass_facts_at(facts, fn, first);
+    const cured_model_sass_fact *b = cured_model_sass_facts_at(facts, fn, second);
     assert_non_null(a);
     assert_non_null(b);
     assert_int_equal(a->npieces, 1);
     assert_int_equal(a->width[0], 8);
     assert_int_equal(a->offset[0], 0);
     assert_int_equal(b->npieces, 0);
-    assert_int_equal(cured_model_counters_sass_width(c, fn, second), 0);
+    assert_int_equal(cured_model_sass_facts_width(facts, fn, second), 0);
     assert_int_equal(s.memory, 5);
     assert_int_equal(s.reshaped, 2);
     assert_int_equal(s.nnotes, 0);
     cured_model_sass_summary_free(&s);
-    cured_model_counters_free(c);
+    cured_model_sass_facts_free(facts);
 
     /* Run by 64 threads: one LDS.64 per warp, lanes t & 63 read words
        2t, 2t+1: a half-warp phase of 8 bytes per lane, 2 wavefronts a warp
        (PTX-level: two loads, one wavefront each). */
     fixture_launch l = {PAIRS, 1, 64, 0, 64, 0};
-    c = fixture_run(f->ptx, f->sass, &l, NULL);
-    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 2);
-    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 4);
-    cured_model_counters_free(c);
-    c = fixture_run(f->ptx, NULL, &l, NULL);
-    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 4);
-    cured_model_counters_free(c);
+    fixture_counts r = fixture_run(f->ptx, f->sass, &l, NULL);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_SHARED_LD), 2);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 4);
+    fixture_counts_free(&r);
+    r = fixture_run(f->ptx, NULL, &l, NULL);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_SHARED_LD), 4);
+    fixture_counts_free(&r);
 }
 
 /* ld.global.v4.f32 with .y and .w unused: two LDG.E at +0 and +8. One warp
@@ -122,10 +123,10 @@ static void test_vector_unused(void **state)
 {
     fixture *f = *state;
     cured_model_sass_summary s;
-    cured_model_counters *c = matched(f->ptx, VEC, f->sass, &s);
+    cured_model_sass_facts *facts = matched(f->ptx, VEC, f->sass, &s);
     int fn = cured_model_find_function(f->ptx, VEC);
     const cured_model_sass_fact *v =
-        cured_model_counters_sass(c, fn, pc_of(f->ptx, VEC, PTX_OP_LD, PTX_S_GLOBAL, 0));
+        cured_model_sass_facts_at(facts, fn, pc_of(f->ptx, VEC, PTX_OP_LD, PTX_S_GLOBAL, 0));
     assert_non_null(v);
     assert_int_equal(v->npieces, 2);
     assert_int_equal(v->width[0], 4);
@@ -133,18 +134,18 @@ static void test_vector_unused(void **state)
     assert_int_equal(v->offset[0] + v->offset[1], 8);
     assert_int_equal(v->offset[0] * v->offset[1], 0);
     cured_model_sass_summary_free(&s);
-    cured_model_counters_free(c);
+    cured_model_sass_facts_free(facts);
 
     fixture_launch l = {VEC, 1, 32, 0, 128, 0};
-    c = fixture_run(f->ptx, f->sass, &l, NULL);
-    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD), 2);
-    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 2);
-    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 32);
-    cured_model_counters_free(c);
-    c = fixture_run(f->ptx, NULL, &l, NULL);
-    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 1);
-    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 16);
-    cured_model_counters_free(c);
+    fixture_counts r = fixture_run(f->ptx, f->sass, &l, NULL);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_GLOBAL_LD), 2);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 2);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 32);
+    fixture_counts_free(&r);
+    r = fixture_run(f->ptx, NULL, &l, NULL);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 1);
+    assert_int_equal(cured_model_counters_total(r.c, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 16);
+    fixture_counts_free(&r);
 }
 
 /* guarded, one block of 128 threads (4 warps), n = 40.
@@ -160,7 +161,8 @@ static void test_if_converted(void **state)
     fixture *f = *state;
     fixture_launch l = {GUARDED, 1, 128, 0, 40, 0};
     cured_model_sass_summary s;
-    cured_model_counters *c = fixture_run(f->ptx, f->sass, &l, &s);
+    fixture_counts r = fixture_run(f->ptx, f->sass, &l, &s);
+    cured_model_counters *c = r.c;
     assert_int_equal(s.removed_branches, 2);
     assert_int_equal(s.skip_lists, 2);
     assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD), 4 + 1);
@@ -177,16 +179,17 @@ static void test_if_converted(void **state)
     assert_int_equal(cured_model_counters_at(c, fn, lds)[CURED_MODEL_CTR_INST], 2);
     const int32_t *pcs;
     int b = pc_of(f->ptx, GUARDED, PTX_OP_BRA, PTX_S_NONE, 1);
-    assert_int_equal(cured_model_counters_sass_skips(c, fn, b, &pcs), 3);
+    assert_int_equal(cured_model_sass_facts_skips(r.facts, fn, b, &pcs), 3);
     assert_int_equal(pcs[0], lds);
     cured_model_sass_summary_free(&s);
-    cured_model_counters_free(c);
+    fixture_counts_free(&r);
 
-    c = fixture_run(f->ptx, NULL, &l, NULL);
+    r = fixture_run(f->ptx, NULL, &l, NULL);
+    c = r.c;
     assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD), 2 + 1);
     assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 5);
     assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_ST), 6);
-    cured_model_counters_free(c);
+    fixture_counts_free(&r);
 }
 
 /* The same from nvdisasm -g: source lines give the same facts here (each
@@ -195,12 +198,12 @@ static void test_source_lines(void **state)
 {
     fixture *f = *state;
     cured_model_sass_summary s;
-    cured_model_counters *c = matched(f->ptx, GUARDED, f->sass_g, &s);
+    cured_model_sass_facts *facts = matched(f->ptx, GUARDED, f->sass_g, &s);
     assert_int_equal(s.mode, CURED_MODEL_SASS_BY_SOURCE_LINE);
     assert_int_equal(s.removed_branches, 2);
     assert_int_equal(s.skip_lists, 2);
     cured_model_sass_summary_free(&s);
-    cured_model_counters_free(c);
+    cured_model_sass_facts_free(facts);
 }
 
 /* atomics: atom.global.add.u64 whose result is unused is a REDG in SASS,
@@ -209,16 +212,16 @@ static void test_reductions(void **state)
 {
     fixture *f = *state;
     cured_model_sass_summary s;
-    cured_model_counters *c = matched(f->ptx, ATOMICS, f->sass, &s);
+    cured_model_sass_facts *facts = matched(f->ptx, ATOMICS, f->sass, &s);
     int fn = cured_model_find_function(f->ptx, ATOMICS);
     int big = pc_of(f->ptx, ATOMICS, PTX_OP_ATOM, PTX_S_GLOBAL, 1);
     int counted = pc_of(f->ptx, ATOMICS, PTX_OP_ATOM, PTX_S_GLOBAL, 0);
-    assert_true(cured_model_counters_sass(c, fn, big)->reduction);
-    assert_false(cured_model_counters_sass(c, fn, counted)->reduction);
-    assert_true(cured_model_counters_sass(c, fn, counted)->predicated);
-    assert_int_equal(cured_model_counters_sass(c, fn, big)->width[0], 8);
+    assert_true(cured_model_sass_facts_at(facts, fn, big)->reduction);
+    assert_false(cured_model_sass_facts_at(facts, fn, counted)->reduction);
+    assert_true(cured_model_sass_facts_at(facts, fn, counted)->predicated);
+    assert_int_equal(cured_model_sass_facts_at(facts, fn, big)->width[0], 8);
     cured_model_sass_summary_free(&s);
-    cured_model_counters_free(c);
+    cured_model_sass_facts_free(facts);
 }
 
 /* SASS without lines, and SASS of other kernels: PTX-level, with a note. */
@@ -226,22 +229,22 @@ static void test_unmatched(void **state)
 {
     fixture *f = *state;
     cured_model_sass_summary s;
-    cured_model_counters *c = matched(f->ptx, GUARDED, f->cuobjdump, &s);
+    cured_model_sass_facts *facts = matched(f->ptx, GUARDED, f->cuobjdump, &s);
     assert_int_equal(s.mode, CURED_MODEL_SASS_NONE);
     assert_int_equal(s.nnotes, 1);
     assert_non_null(strstr(s.notes[0].text, "no line annotations"));
-    assert_null(cured_model_counters_sass(c, cured_model_find_function(f->ptx, GUARDED),
-                                    pc_of(f->ptx, GUARDED, PTX_OP_LD, PTX_S_SHARED, 0)));
+    assert_null(cured_model_sass_facts_at(facts, cured_model_find_function(f->ptx, GUARDED),
+                                          pc_of(f->ptx, GUARDED, PTX_OP_LD, PTX_S_SHARED, 0)));
     cured_model_sass_summary_free(&s);
-    cured_model_counters_free(c);
+    cured_model_sass_facts_free(facts);
 
     cured_model_module *other = fixture_ptx("classic_f32.ptx");
-    c = matched(other, "_Z16divergent_kernelIfEvPKT_PS0_j", f->sass, &s);
+    facts = matched(other, "_Z16divergent_kernelIfEvPKT_PS0_j", f->sass, &s);
     assert_int_equal(s.functions, 0);
     assert_int_equal(s.nnotes, 1);
     assert_non_null(strstr(s.notes[0].text, "has no instruction"));
     cured_model_sass_summary_free(&s);
-    cured_model_counters_free(c);
+    cured_model_sass_facts_free(facts);
     cured_model_module_free(other);
 }
 
@@ -270,11 +273,11 @@ static void test_corrupted_sass(void **state)
         for (int fn = 0; fn < f->ptx->nfunctions; fn++) {
             if (!f->ptx->functions[fn].is_entry)
                 continue;
-            cured_model_counters *c = cured_model_counters_new(f->ptx, fn);
+            cured_model_sass_facts *facts = cured_model_sass_facts_new(f->ptx, NULL);
             cured_model_sass_summary sum;
-            assert_int_equal(cured_model_sass_apply(f->ptx, fn, s, c, &sum), 0);
+            assert_int_equal(cured_model_sass_match(facts, fn, s, &sum), 0);
             cured_model_sass_summary_free(&sum);
-            cured_model_counters_free(c);
+            cured_model_sass_facts_free(facts);
         }
         sass_module_free(s);
     }
@@ -283,43 +286,101 @@ static void test_corrupted_sass(void **state)
     free(text);
 }
 
-/* The counters' SASS API refuses what does not fit. */
+/* The facts API refuses what does not fit; the counters take facts of
+ * their own module only, and report the facts' label. */
 static void test_fact_api(void **state)
 {
     fixture *f = *state;
     int fn = cured_model_find_function(f->ptx, PAIRS);
-    cured_model_counters *c = cured_model_counters_new(f->ptx, fn);
+    cured_model_sass_facts *facts = cured_model_sass_facts_new(f->ptx, NULL);
+    assert_non_null(facts);
     int ld = pc_of(f->ptx, PAIRS, PTX_OP_LD, PTX_S_SHARED, 0);
     cured_model_sass_fact fact;
     memset(&fact, 0, sizeof fact);
     fact.npieces = 1;
     fact.width[0] = 0;
-    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, &fact), -1);
+    assert_int_equal(cured_model_sass_facts_set(facts, fn, ld, &fact), -1);
     fact.width[0] = 33;
-    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, &fact), -1);
+    assert_int_equal(cured_model_sass_facts_set(facts, fn, ld, &fact), -1);
     fact.width[0] = 4;
     fact.npieces = CURED_MODEL_SASS_MAX_PIECES + 1;
-    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, &fact), -1);
+    assert_int_equal(cured_model_sass_facts_set(facts, fn, ld, &fact), -1);
     fact.npieces = 1;
-    assert_int_equal(cured_model_counters_set_sass(c, fn, -1, &fact), -1);
-    assert_int_equal(cured_model_counters_set_sass(c, fn, 100000, &fact), -1);
-    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, &fact), 0);
-    assert_int_equal(cured_model_counters_sass_width(c, fn, ld), 4);
-    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, NULL), 0);
-    assert_null(cured_model_counters_sass(c, fn, ld));
+    assert_int_equal(cured_model_sass_facts_set(facts, fn, -1, &fact), -1);
+    assert_int_equal(cured_model_sass_facts_set(facts, fn, 100000, &fact), -1);
+    assert_int_equal(cured_model_sass_facts_set(facts, fn, ld, &fact), 0);
+    assert_int_equal(cured_model_sass_facts_width(facts, fn, ld), 4);
+    assert_int_equal(cured_model_sass_facts_set(facts, fn, ld, NULL), 0);
+    assert_null(cured_model_sass_facts_at(facts, fn, ld));
+    assert_null(cured_model_sass_facts_at(facts, fn, 100000));
     int32_t bad[1] = {100000};
-    assert_int_equal(cured_model_counters_set_sass_skips(c, fn, 0, bad, 1), -1);
-    assert_int_equal(cured_model_counters_set_sass_skips(c, fn, 0, NULL, 1), -1);
+    assert_int_equal(cured_model_sass_facts_set_skips(facts, fn, 0, bad, 1), -1);
+    assert_int_equal(cured_model_sass_facts_set_skips(facts, fn, 0, NULL, 1), -1);
     int32_t good[1] = {ld};
-    assert_int_equal(cured_model_counters_set_sass_skips(c, fn, 0, good, 1), 0);
+    assert_int_equal(cured_model_sass_facts_set_skips(facts, fn, 0, good, 1), 0);
     const int32_t *pcs;
-    assert_int_equal(cured_model_counters_sass_skips(c, fn, 0, &pcs), 1);
-    assert_int_equal(cured_model_counters_set_sass_skips(c, fn, 0, NULL, 0), 0);
-    assert_int_equal(cured_model_counters_sass_skips(c, fn, 0, &pcs), 0);
+    assert_int_equal(cured_model_sass_facts_skips(facts, fn, 0, &pcs), 1);
+    assert_int_equal(pcs[0], ld);
+    assert_int_equal(cured_model_sass_facts_set_skips(facts, fn, 0, NULL, 0), 0);
+    assert_int_equal(cured_model_sass_facts_skips(facts, fn, 0, &pcs), 0);
+    assert_null(pcs);
+    assert_int_equal(cured_model_sass_facts_set(facts, fn, ld, &fact), 0);
+    assert_int_equal(cured_model_sass_facts_set_skips(facts, fn, 0, good, 1), 0);
+    assert_int_equal(cured_model_sass_facts_clear(facts, fn), 0);
+    assert_null(cured_model_sass_facts_at(facts, fn, ld));
+    assert_int_equal(cured_model_sass_facts_skips(facts, fn, 0, &pcs), 0);
+    assert_int_equal(cured_model_sass_facts_clear(facts, -1), -1);
+    assert_null(cured_model_sass_facts_label(facts));
+
+    cured_model_counters *c = cured_model_counters_new(f->ptx, fn);
     assert_null(cured_model_counters_sass_label(c));
-    cured_model_counters_set_sass_label(c, "kernels.sass");
+    assert_int_equal(cured_model_counters_use_sass(c, facts), 0);
+    assert_null(cured_model_counters_sass_label(c));   /* facts without a label */
+    cured_model_sass_facts *named = cured_model_sass_facts_new(f->ptx, "kernels.sass");
+    assert_int_equal(cured_model_counters_use_sass(c, named), 0);
     assert_string_equal(cured_model_counters_sass_label(c), "kernels.sass");
+    cured_model_module *other = fixture_ptx("classic_f32.ptx");
+    cured_model_sass_facts *theirs = cured_model_sass_facts_new(other, "other");
+    assert_int_equal(cured_model_counters_use_sass(c, theirs), -1);
+    assert_string_equal(cured_model_counters_sass_label(c), "kernels.sass");
+    assert_int_equal(cured_model_counters_use_sass(c, NULL), 0);
+    assert_null(cured_model_counters_sass_label(c));
     cured_model_counters_free(c);
+    cured_model_sass_facts_free(theirs);
+    cured_model_module_free(other);
+    cured_model_sass_facts_free(named);
+    cured_model_sass_facts_free(facts);
+}
+
+/* One table serves several entries: matching a second kernel keeps the
+ * first one's facts, and matching a kernel again gives the same facts. */
+static void test_facts_of_several_entries(void **state)
+{
+    fixture *f = *state;
+    int pairs = cured_model_find_function(f->ptx, PAIRS);
+    int guarded = cured_model_find_function(f->ptx, GUARDED);
+    int ld = pc_of(f->ptx, PAIRS, PTX_OP_LD, PTX_S_SHARED, 0);
+    int b = pc_of(f->ptx, GUARDED, PTX_OP_BRA, PTX_S_NONE, 1);
+    cured_model_sass_facts *facts = cured_model_sass_facts_new(f->ptx, "kernels.sass");
+    cured_model_sass_summary s;
+    assert_int_equal(cured_model_sass_match(facts, pairs, f->sass, &s), 0);
+    cured_model_sass_summary_free(&s);
+    assert_null(cured_model_sass_facts_at(facts, guarded,
+                                          pc_of(f->ptx, GUARDED, PTX_OP_LD, PTX_S_SHARED, 0)));
+    assert_int_equal(cured_model_sass_match(facts, guarded, f->sass, &s), 0);
+    assert_int_equal(s.skip_lists, 2);
+    cured_model_sass_summary_free(&s);
+    assert_int_equal(cured_model_sass_facts_width(facts, pairs, ld), 8);
+    const int32_t *pcs;
+    assert_int_equal(cured_model_sass_facts_skips(facts, guarded, b, &pcs), 3);
+    assert_int_equal(cured_model_sass_match(facts, guarded, f->sass, &s), 0);
+    assert_int_equal(s.skip_lists, 2);
+    cured_model_sass_summary_free(&s);
+    assert_int_equal(cured_model_sass_facts_skips(facts, guarded, b, &pcs), 3);
+    assert_int_equal(cured_model_sass_facts_width(facts, pairs, ld), 8);
+    assert_int_equal(cured_model_sass_match(facts, -1, f->sass, &s), -1);
+    assert_int_equal(cured_model_sass_match(facts, f->ptx->nfunctions, f->sass, &s), -1);
+    cured_model_sass_facts_free(facts);
 }
 
 int main(void)
@@ -333,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_unmatched),
         cmocka_unit_test(test_corrupted_sass),
         cmocka_unit_test(test_fact_api),
+        cmocka_unit_test(test_facts_of_several_entries),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "sass_match.h"
 #include "step_view.h"
 
 #define ALL 0xffffffffu
@@ -517,12 +518,15 @@ static void test_width_override(void **state)
 {
     (void)state;
     views x = views_new();
-    assert_int_equal(cured_model_counters_set_sass_width(x.c, 0, 3, 8), 0);
-    assert_int_equal(cured_model_counters_set_sass_width(x.c, 0, 4, 0), 0);
-    assert_int_equal(cured_model_counters_set_sass_width(x.c, 0, 1, 2), 0);
-    assert_int_equal(cured_model_counters_set_sass_width(x.c, 0, 99, 2), -1);
-    assert_int_equal(cured_model_counters_sass_width(x.c, 0, 3), 8);
-    assert_int_equal(cured_model_counters_sass_width(x.c, 0, 5), CURED_MODEL_SASS_WIDTH_PTX);
+    cured_model_sass_facts *facts = cured_model_sass_facts_new(&x.f->module, NULL);
+    assert_non_null(facts);
+    assert_int_equal(cured_model_sass_facts_set_width(facts, 0, 3, 8), 0);
+    assert_int_equal(cured_model_sass_facts_set_width(facts, 0, 4, 0), 0);
+    assert_int_equal(cured_model_sass_facts_set_width(facts, 0, 1, 2), 0);
+    assert_int_equal(cured_model_sass_facts_set_width(facts, 0, 99, 2), -1);
+    assert_int_equal(cured_model_sass_facts_width(facts, 0, 3), 8);
+    assert_int_equal(cured_model_sass_facts_width(facts, 0, 5), CURED_MODEL_SASS_WIDTH_PTX);
+    assert_int_equal(cured_model_counters_use_sass(x.c, facts), 0);
     run_tree(&x.d, sequential, 1);
     const uint64_t *r3 = cured_model_counters_at(x.c, 0, 3);
     const uint64_t *r4 = cured_model_counters_at(x.c, 0, 4);
@@ -535,6 +539,7 @@ static void test_width_override(void **state)
     /* 2 warps, 2 pieces each, 2-byte pieces of consecutive words: 1 each */
     assert_int_equal(r1[CURED_MODEL_CTR_SHARED_ST], 4);
     assert_int_equal(r1[CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS], 4);
+    cured_model_sass_facts_free(facts);   /* before the module, in x */
     views_free(&x);
 }
 

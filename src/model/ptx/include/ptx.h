@@ -4,7 +4,7 @@
  * defines: ptx_type, ptx_space, ptx_opcode, ptx_operand, ptx_instr,
  *          ptx_symbol, ptx_function, cured_model_module, cured_model_parse_error,
  *          cured_model_parse, cured_model_module_free, cured_model_find_function,
- *          ptx_type_size, ptx_type_name, ptx_opcode_name
+ *          ptx_type_size, ptx_access_size, ptx_type_name, ptx_opcode_name
  *
  * One module holds every function of a .ptx file. Instructions are decoded
  * once into fixed-size records (no strings on the hot path): registers are
@@ -402,6 +402,13 @@ int ptx_mangled_name(const char *mangled, char *qualified, size_t cap,
 
 /* Size in bytes of a scalar type (pred counts as 1), 0 for NONE. */
 unsigned ptx_type_size(ptx_type type);
+
+/* Bytes per lane of a load, store or atomic: its type's size times its
+ * vector count. */
+static inline unsigned ptx_access_size(const ptx_instr *ins)
+{
+    return ptx_type_size((ptx_type)ins->type) * (ins->vec > 1 ? ins->vec : 1u);
+}
 
 /* ".u32", ".f32" ... without the dot ("u32"); "?" for out of range. */
 const char *ptx_type_name(ptx_type type);

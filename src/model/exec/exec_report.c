@@ -1,0 +1,174 @@
+/* exec_report.c - what the interpreter tells the world: the event an
+ * instruction gives its observers, the findings it makes, and the text
+ * that names instructions and lanes in their messages.
+ *
+ * defines: exec_event, exec_report, exec_ins_text, exec_lanes_text
+ *
+ * A finding's source line is the innermost .loc of its instruction, except
+ * inside a CUDA toolkit header (an inlined intrinsic such as
+ * __shfl_down_sync), where it is the line the kernel's own code calls it
+ * from (the outermost inlined_at).
+ */
+#include "exec_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+// ----------------------------------------------------------------------------
+// Events and findings
+
+void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins, uint32_t active,
+                uint32_t g)
+{
+    cured_model_event *e = &x->ev;
+    e->module = x->module;
+    e->function = (int32_t)w->fn;
+    e->pc = (int32_t)(ins - w->code);
+    e->ins = ins;
+    e->block = x->block.index;
+    e->warp = w->index;
+    e->present = w->present;
+    e->active = active;
+    e->guard_true = g;
+    e->shared = x->block.shared;
+    e->shared_bytes = x->block.shared_bytes;
+}
+
+/* The function whose code holds ins, or -1. */
+static int function_of(const cured_model_module *m, const ptx_instr *ins)
+{
+    for (int i = 0; i < m->nfunctions; i++) {
+        const ptx_function *f = &m->functions[i];
+        if (f->ncode > 0 && ins >= f->code && ins < f->code + f->ncode)
+            return i;
+    }
+    return -1;
+}
+
+/* 1 when .file `file` of m is a CUDA toolkit header (an intrinsic such as
+ * __shfl_down_sync inlined into the kernel). */
+static int toolkit_file(const cured_model_module *m, unsigned file)
+{
+    if (file == 0 || (int)file >= m->nfiles || m->files[file] == NULL)
+        return 0;
+    const char *p = m->files[file];
+    return strstr(p, "/targets/") != NULL || strstr(p, "/cuda/include/") != NULL ||
+           (strstr(p, "/cuda") != NULL && strstr(p, "/include/") != NULL);
+}
+
+void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins, int lane,
+                 cured_model_finding_kind kind, cured_model_severity sev, uint64_t address,
+                 const char *fmt, ...)
+{
+    cured_model_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = kind;
+    f.severity = sev;
+    const exec_block *b = &x->block;
+    memcpy(f.block, b->ctaid, sizeof f.block);
+    if (lane < 0 || lane >= CURED_MODEL_WARP_SIZE) {
+        uint32_t m = w->cur ? w->cur : w->present;
+        lane = m ? __builtin_ctz(m) : 0;
+    }
+    f.thread[0] = w->tid[0][lane];
+    f.thread[1] = w->tid[1][lane];
+    f.thread[2] = w->tid[2][lane];
+    f.function = -1;
+    f.pc = -1;
+    if (ins != NULL) {
+        f.function = function_of(x->module, ins);
+        if (f.function >= 0)
+            f.pc = (int32_t)(ins - x->module->functions[f.function].code);
+        f.ptx_line = ins->ptx_line;
+        f.src_file = ins->src_file;
+        f.src_line = ins->src_line;
+        if (toolkit_file(x->module, ins->src_file) && ins->site_line != 0) {
+            f.src_file = ins->site_file;
+            f.src_line = ins->site_line;
+        }
+    }
+    f.address = address;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    va_end(ap);
+    cured_model_findings_add(&x->result->findings, &f);
+    if (sev == CURED_MODEL_ERROR)
+        x->stop = 1;
+}
+
+// ----------------------------------------------------------------------------
+// Text
+
+static const char *space_name(unsigned s)
+{
+    switch (s) {
+    case PTX_S_GLOBAL: return ".global";
+    case PTX_S_SHARED: return ".shared";
+    case PTX_S_LOCAL: return ".local";
+    case PTX_S_PARAM: return ".param";
+    case PTX_S_CONST: return ".const";
+    default: return "";
+    }
+}
+
+static const char *mode_name(const ptx_instr *ins)
+{
+    static const char *shfl[] = {"", ".up", ".down", ".bfly", ".idx"};
+    static const char *vote[] = {"", ".all", ".any", ".uni", ".ballot"};
+    static const char *atom[] = {"", ".add", ".min", ".max", ".inc", ".dec", ".and",
+                                 ".or", ".xor", ".exch", ".cas", ".popc"};
+    static const char *bar[] = {"", ".sync", ".arrive", ".red"};
+    unsigned s = ins->sub;
+    switch (ins->op) {
+    case PTX_OP_SHFL: return s < 5 ? shfl[s] : "";
+    case PTX_OP_VOTE: return s < 5 ? vote[s] : "";
+    case PTX_OP_ATOM: case PTX_OP_RED: case PTX_OP_REDUX: return s < 12 ? atom[s] : "";
+    case PTX_OP_BAR: return s < 4 ? bar[s] : "";
+    default: return "";
+    }
+}
+
+const char *exec_ins_text(const ptx_instr *ins, char *buf, size_t size)
+{
+    const char *name = ptx_opcode_name((ptx_opcode)ins->op);
+    const char *sp = "";
+    if (ins->op == PTX_OP_LD || ins->op == PTX_OP_LDU || ins->op == PTX_OP_ST ||
+        ins->op == PTX_OP_ATOM || ins->op == PTX_OP_RED || ins->op == PTX_OP_CVTA)
+        sp = space_name(ins->space);
+    char vec[8] = "";
+    if (ins->vec > 1)
+        snprintf(vec, sizeof vec, ".v%u", ins->vec);
+    char ty[16] = "";
+    if (ins->type != PTX_T_NONE)
+        snprintf(ty, sizeof ty, ".%s", ptx_type_name((ptx_type)ins->type));
+    snprintf(buf, size, "%s%s%s%s%s", name, sp, mode_name(ins), vec, ty);
+    return buf;
+}
+
+const char *exec_lanes_text(uint32_t mask, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (mask == 0) {
+        snprintf(buf, size, "none");
+        return buf;
+    }
+    for (int l = 0; l < CURED_MODEL_WARP_SIZE && n < size;) {
+        if (!(mask >> l & 1)) {
+            l++;
+            continue;
+        }
+        int e = l;
+        while (e + 1 < CURED_MODEL_WARP_SIZE && (mask >> (e + 1) & 1))
+            e++;
+        int k = e > l ? snprintf(buf + n, size - n, "%s%d-%d", n ? ", " : "", l, e)
+                      : snprintf(buf + n, size - n, "%s%d", n ? ", " : "", l);
+        if (k < 0)
+            break;
+        n += (size_t)k;
+        l = e + 1;
+    }
+    return buf;
+}
