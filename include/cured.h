@@ -4,6 +4,8 @@
  *          cured_dtype_name, cured_dtype_size, cured_dtype_from_name,
  *          cured_catalogue_count, cured_catalogue_entry, cured_catalogue_find,
  *          cured_launch, cured_plan, cured_catalogue_temp_bytes,
+ *          cured_device_shape, cured_device_preset, cured_device_presets,
+ *          cured_device_preset_find, cured_catalogue_plan_on,
  *          cured_catalogue_plan, cured_catalogue_run
  *
  * The catalogue is the teaching sequence of reduction kernels (divergent ...
@@ -128,14 +130,48 @@ typedef struct cured_plan {
     cured_launch launch[CURED_MAX_LAUNCHES];
 } cured_plan;
 
+/* What a plan needs to know about a GPU: the grids of multi_elem, shuffle
+ * and the grid-level kernels are sized to fill it once. */
+typedef struct cured_device_shape {
+    int sm_count;           /* multiprocessors */
+    int max_threads_per_sm; /* resident threads per multiprocessor */
+    int max_blocks_per_sm;  /* resident blocks per multiprocessor */
+} cured_device_shape;
+
+/* A GPU the library knows by name, so that plans (and the model, which
+ * runs them on the CPU) can be made for it without one. */
+typedef struct cured_device_preset {
+    const char *name;        /* "h200", lower case */
+    const char *description; /* "NVIDIA H200 (sm_90, 132 SMs)" */
+    cured_device_shape shape;
+} cured_device_preset;
+
+/* The presets, H200 first; *count gets their number (count may be NULL).
+ * Can't fail. */
+const cured_device_preset *cured_device_presets(int *count);
+
+/* The preset named `name` (case-insensitive), or NULL for an unknown name
+ * or NULL. */
+const cured_device_preset *cured_device_preset_find(const char *name);
+
+/* Fills *plan with the launches cured_catalogue_run would make on a device
+ * of shape *device (a preset's, or a real device's). Pure C: works without
+ * CUDA and without a GPU. Returns the errors of cured_catalogue_temp_bytes
+ * (CURED_ERROR_NULL_POINTER for plan or device); *plan is untouched on an
+ * error. */
+cured_status cured_catalogue_plan_on(int kernel, cured_dtype dtype, uint64_t n,
+                                     int block_size,
+                                     const cured_device_shape *device,
+                                     cured_plan *plan);
+
 /* Fills *plan with the launches cured_catalogue_run makes for these
  * arguments on the current device: block-level kernels run one launch per
  * pass until one value is left, each launch reading the previous one's
  * partial sums (launch[k+1].n == launch[k].grid), all at block_size but the
  * last pass, which may be one block of up to 1024 threads when that saves
  * a pass; two_pass makes two launches, atomic and single_pass one. Grid
- * sizes of multi_elem, shuffle and the grid-level kernels depend on the
- * device's multiprocessors.
+ * sizes of multi_elem, shuffle, shuffle_wide and the grid-level kernels
+ * depend on the device's multiprocessors.
  * Launches nothing and allocates nothing. Returns the errors of
  * cured_catalogue_temp_bytes (CURED_ERROR_NULL_POINTER for plan),
  * CURED_ERROR_CUDA when the device cannot be queried, CURED_ERROR_NO_CUDA in

@@ -11,11 +11,13 @@
 #   check  scripts/gpu-check.sh   (GPU ctests, compute-sanitizer on every kernel)
 #   bench  scripts/gpu-bench.sh   (cured bench 2^10..2^30 f32, 2^26 summary)
 #   model  scripts/gpu-model-check.sh (the model's counters against ncu)
+#   fidelity scripts/gpu-fidelity.sh (ncu's truth for the fidelity set)
 #   tour   build/cured tour (the main job, GPU part included)
 #
 # $OUT keeps summary.txt, check.log, bench-summary.log, bench.csv,
-# bench.json, model.log, tour.log and logs.tar.gz (everything: build log, bench
-# progress, sanitizer logs; the device returns at most 8 files). A failing stage does not stop the next;
+# model.log, fidelity.txt, fidelity.tar.gz and logs.tar.gz (everything: build
+# log, bench progress and JSON, sanitizer logs, the tour; the device returns
+# at most 8 files). A failing stage does not stop the next;
 # the exit status is 1 when any stage failed. All stages together stay under
 # DEVICE_BUDGET_S (default 570 s), inside the device's 10-minute limit.
 set -uo pipefail
@@ -33,8 +35,8 @@ stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build check bench model)
 for s in "${stages[@]}"; do
   case "$s" in
-    build|check|bench|model|tour) ;;
-    *) echo "device.sh: unknown stage '$s' (build check bench model tour)" >&2; exit 2 ;;
+    build|check|bench|model|fidelity|tour) ;;
+    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x build/cured ] && [ "${stages[0]}" != build ]; then
@@ -88,6 +90,7 @@ for s in "${stages[@]}"; do
       else
         printf '%-6s %-28s %5d\n' model "skipped: no script" 0 >> "$summary"
       fi ;;
+    fidelity) run_stage fidelity "$out/fidelity.log" 300 scripts/gpu-fidelity.sh ;;
     tour) run_stage tour "$out/tour.log" 120 build/cured tour ;;
   esac
 done
@@ -96,8 +99,8 @@ done
 # files beside it, since the device returns at most 8.
 tar -C "$out" -czf /tmp/cured-logs.tar.gz . 2>/dev/null && mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
 find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
-  ! -name check.log ! -name bench.csv ! -name bench.json ! -name model.log \
-  ! -name bench-summary.log ! -name tour.log -exec rm -rf {} + 2>/dev/null
+  ! -name check.log ! -name bench.csv ! -name model.log ! -name fidelity.txt \
+  ! -name bench-summary.log ! -name fidelity.tar.gz -exec rm -rf {} + 2>/dev/null
 
 {
   echo

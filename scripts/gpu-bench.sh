@@ -53,7 +53,7 @@ awk -F, '
       us[f[1]] = f[7]; noise[f[1]] = f[12]
     }
     # Harris order; unroll_warp_sync is a second step 5, beside unroll_warp.
-    n = split("divergent strided sequential first_add unroll_warp unrolled multi_elem shuffle", order, " ")
+    n = split("divergent strided sequential first_add unroll_warp unrolled multi_elem shuffle shuffle_wide", order, " ")
     printf "\n== Harris order at 2^%d: is each step at least as fast as the one before? ==\n", k
     bad = ""
     for (i = 2; i <= n; i++) {

@@ -10,7 +10,7 @@
 #    catalogue kernel at a small size (n = 5000 f32, block 64: two warps;
 #    racecheck again at block 256, so races between warps show), one line
 #    per (kernel, tool): clean, or errors (count). The kernels that load 16
-#    bytes at a time (shuffle and the grid level) also run memcheck and
+#    bytes at a time (shuffle_wide and the grid level) also run memcheck and
 #    initcheck on a misaligned d_in (1 and 3 elements into a buffer whose
 #    head is never written) at n = 4099 (three elements past the last
 #    vector): a read before d_in or past its end shows there.
@@ -27,8 +27,8 @@ bin=$build/tests/gpu/test_gpu_catalogue
 jobs="${JOBS:-4}"
 n=5000
 kernels=(divergent strided sequential first_add unroll_warp unroll_warp_sync
-         unrolled multi_elem shuffle two_pass atomic single_pass)
-wide_kernels=(shuffle two_pass atomic single_pass)
+         unrolled multi_elem shuffle shuffle_wide two_pass atomic single_pass)
+wide_kernels=(shuffle_wide two_pass atomic single_pass)
 n_misaligned=4099
 exhibit=unroll_warp
 

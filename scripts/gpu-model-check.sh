@@ -44,13 +44,13 @@ done
 
 cuobjdump -sass "$bin" > "${OUT:-out}/sass.txt" 2>&1 || true
 # The model counts by the SASS the build made of catalogue.ptx
-# (src/model/catalogue.sass): is it the SASS the GPU runs?
+# (src/model/catalogue/catalogue.sass): is it the SASS the GPU runs?
 sass_status=0
-if [ -f "$build/src/model/catalogue.sass" ]; then
+if [ -f "$build/src/model/catalogue/catalogue.sass" ]; then
   python3 scripts/model_vs_ncu.py same-sass "${OUT:-out}/sass.txt" \
-      "$build/src/model/catalogue.sass" || sass_status=1
+      "$build/src/model/catalogue/catalogue.sass" || sass_status=1
 else
-  echo "gpu-model-check: $build has no src/model/catalogue.sass: the model's counts are PTX-level" >&2
+  echo "gpu-model-check: $build has no src/model/catalogue/catalogue.sass: the model's counts are PTX-level" >&2
 fi
 
 kernels=$("$cured" list | awk '{print $2}')
@@ -77,7 +77,7 @@ status=$?
 # and conflicts side by side.
 echo
 echo "run-to-run: shared store wavefronts / bank conflicts, n = 100000, block 256"
-for k in shuffle two_pass atomic single_pass; do
+for k in shuffle shuffle_wide two_pass atomic single_pass; do
   line="$k:"
   for run in 1 2 3; do
     ncu --clock-control none --launch-count 1 --kernel-name "regex:${k}_kernel" \

@@ -23,10 +23,9 @@ uint64_t bench_chain_length(int kernel, cured_dtype dtype, uint64_t n, int block
 {
     if (kernel < 0)
         return n > 0 ? n - 1 : 0;
-    if (n == 0 || cured_dispatch_check_shape(kernel, dtype, n, block) != CURED_SUCCESS)
+    cured_plan plan; /* the launches cured_catalogue_run makes on dev */
+    if (n == 0 || cured_catalogue_plan_on(kernel, dtype, n, block, dev, &plan) != CURED_SUCCESS)
         return 0;
-    cured_plan plan;
-    cured_dispatch_plan(kernel, dtype, n, block, dev, &plan); /* cured_catalogue_run's */
     return cured_dispatch_chain_length(kernel, &plan);
 }
 

@@ -3,7 +3,7 @@
  *   cured model KERNEL [--dtype T] [--n N] [options]
  *   cured model KERNEL [--dtype T] [--n N] --whole-plan [options]
  *   cured model --ptx FILE | --cu FILE [--entry NAME] --arg SPEC... [options]
- *   cured model --seed-table
+ *   cured model --lesson-table
  *
  * Loads the PTX (embedded catalogue, file, or nvcc), picks the entry, lays
  * out its arguments, runs it with the counters and the checks watching,
@@ -14,19 +14,13 @@
  * usage or input.
  */
 #include "cli.h"
-#include "checks.h"
-#include "counters.h"
 #include "cured.h"
-#include "catalogue_ptx.h"
-#include "model_catalogue.h"
+#include "cured_model.h"
+#include "cured_model_host.h"
+#include "json_out.h"
 #include "model_options.h"
-#include "model_output.h"
-#include "model_params.h"
-#include "model_sass.h"
-#include "model_seed_table.h"
-#include "model_source.h"
+#include "lesson_table.h"
 #include "model_whole_plan.h"
-#include "seed_view.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,66 +31,49 @@
 
 /* Everything one run holds, freed by run_free. */
 typedef struct model_run_state {
-    cli_source src;
-    cli_sass sass;                   /* the SASS the counts follow, if any */
+    cured_model_source src;
+    cured_model_sass_source sass;                   /* the SASS the counts follow, if any */
     int function;
     char entry[512];
-    model_launch launch;
-    model_memory *memory;
+    cured_model_launch launch;
+    cured_model_memory *memory;
     uint8_t *params;
-    model_counters *counters;
-    model_seed_view *seed_view;      /* --seed-view only */
-    model_checks *checks;
-    model_findings check_findings;
-    model_result result;
+    cured_model_counters *counters;
+    cured_model_step_view *steps;          /* --steps only */
+    cured_model_checks *checks;
+    cured_model_findings check_findings;
+    cured_model_result result;
 } model_run_state;
 
 static void run_free(model_run_state *r)
 {
-    model_checks_free(r->checks);
-    model_seed_view_free(r->seed_view);
-    model_counters_free(r->counters);
-    model_findings_clear(&r->check_findings);
-    model_findings_clear(&r->result.findings);
+    cured_model_checks_free(r->checks);
+    cured_model_step_view_free(r->steps);
+    cured_model_counters_free(r->counters);
+    cured_model_findings_clear(&r->check_findings);
+    cured_model_findings_clear(&r->result.findings);
     free(r->params);
-    model_memory_free(r->memory);
-    cli_sass_free(&r->sass);
-    cli_source_free(&r->src);
+    cured_model_memory_free(r->memory);
+    cured_model_sass_source_free(&r->sass);
+    cured_model_source_free(&r->src);
 }
 
 /* The index of the entry to run: --entry NAME, else the module's only
  * entry. Returns -1 after a line on stderr. */
-static int pick_entry(const ptx_module *m, const char *name, const char *label)
+static int pick_entry(const cured_model_module *m, const char *name, const char *label)
 {
-    if (name != NULL) {
-        int f = ptx_find_function(m, name);
-        if (f < 0 || !m->functions[f].is_entry) {
-            cli_fail(CMD, "%s has no kernel entry '%s'", label, name);
-            return -1;
-        }
-        return f;
-    }
-    int found = -1, count = 0;
-    for (int i = 0; i < m->nfunctions; i++)
-        if (m->functions[i].is_entry) {
-            found = i;
-            count++;
-        }
-    if (count == 1)
-        return found;
-    if (count == 0)
-        cli_fail(CMD, "%s has no kernel entry (.entry)", label);
-    else
-        cli_fail(CMD, "%s has %d entries: name one with --entry (first: %s)",
-                 label, count, m->functions[found].name);
-    return -1;
+    char err[1024];
+    int f = cured_model_find_entry(m, name, label, err, sizeof err);
+    if (f < 0)
+        cli_fail(CMD, "%s%s", err, name == NULL ? "; pick one with --entry NAME" : "");
+    return f;
 }
 
 /* Loads the catalogue kernel o->kernel: its PTX, entry, arguments and
  * shape into r (the user's --grid/--block/--shared/--arg override).
  * Returns 0 or 2 after a line on stderr. */
 static int load_catalogue(const cli_model_options *o, model_run_state *r,
-                          cli_arg_spec *specs, int *nspecs)
+                          cured_model_arg *specs, int *nspecs)
 {
     char err[512];
     int kernel;
@@ -109,23 +86,24 @@ static int load_catalogue(const cli_model_options *o, model_run_state *r,
     int block = o->have_block ? (int)o->block.x : 256;
     if (o->have_block && (o->block.y != 1 || o->block.z != 1))
         return cli_fail(CMD, "the catalogue's blocks are one-dimensional");
-    cli_catalogue_plan plan;
-    if (cli_catalogue_plan_make(kernel, dtype, o->n, block, o->seed, &plan, err,
+    cured_model_catalogue_launch plan;
+    if (cured_model_catalogue_launch_make(kernel, dtype, o->n, block, o->seed,
+                                          &o->device->shape, &plan, err,
                                 sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
-    if (cli_source_catalogue(&r->src, err, sizeof err) != 0 ||
-        cli_source_parse(&r->src, err, sizeof err) != 0)
+    if (cured_model_source_catalogue(&r->src, err, sizeof err) != 0 ||
+        cured_model_source_parse(&r->src, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
-    int rc = model_catalogue_entry_name(r->src.module, o->kernel, o->dtype, block,
+    int rc = cured_model_catalogue_entry_name(r->src.module, o->kernel, o->dtype, block,
                                         r->entry, sizeof r->entry);
-    if (rc == MODEL_CATALOGUE_NO_BLOCK)
+    if (rc == CURED_MODEL_CATALOGUE_NO_BLOCK)
         return cli_fail(CMD, "%s has no instance for --block %d (32 64 128 256 "
                         "512 1024)", o->kernel, block);
-    if (rc != MODEL_CATALOGUE_OK)
+    if (rc != CURED_MODEL_CATALOGUE_OK)
         return cli_fail(CMD, "the embedded PTX has no entry for %s %s", o->kernel,
                         o->dtype);
     r->function = o->entry ? pick_entry(r->src.module, o->entry, r->src.label)
-                           : ptx_find_function(r->src.module, r->entry);
+                           : cured_model_find_function(r->src.module, r->entry);
     if (r->function < 0)
         return 2;
     r->launch.grid = plan.grid;
@@ -142,21 +120,19 @@ static int load_catalogue(const cli_model_options *o, model_run_state *r,
 static int load_file(const cli_model_options *o, model_run_state *r)
 {
     char err[1400];
-    cli_sass *sass = o->no_sass || o->sass_path ? NULL : &r->sass;
-    int rc = o->ptx_path ? cli_source_ptx_file(&r->src, o->ptx_path, err, sizeof err)
-                         : cli_source_cu_file(&r->src, o->cu_path, sass, err,
+    cured_model_sass_source *sass = o->no_sass || o->sass_path ? NULL : &r->sass;
+    int rc = o->ptx_path ? cured_model_source_ptx_file(&r->src, o->ptx_path, err, sizeof err)
+                         : cured_model_source_cu_file(&r->src, o->cu_path, sass, err,
                                               sizeof err);
-    if (rc != 0 || cli_source_parse(&r->src, err, sizeof err) != 0)
+    if (rc != 0 || cured_model_source_parse(&r->src, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
     r->function = pick_entry(r->src.module, o->entry, r->src.label);
     if (r->function < 0)
         return 2;
-    snprintf(r->entry, sizeof r->entry, "%s", r->src.module->functions[r->function].name);
-    const uint32_t *req = r->src.module->functions[r->function].reqntid;
-    r->launch.grid = (model_dim3){1, 1, 1};
-    r->launch.block = req[0] ? (model_dim3){req[0], req[1] ? req[1] : 1,
-                                            req[2] ? req[2] : 1}
-                             : (model_dim3){32, 1, 1};
+    snprintf(r->entry, sizeof r->entry, "%s",
+             cured_model_entry_name(r->src.module, r->function));
+    r->launch.grid = (cured_model_dim3){1, 1, 1};
+    r->launch.block = cured_model_entry_block(r->src.module, r->function);
     return 0;
 }
 
@@ -167,25 +143,25 @@ static int load_sass(const cli_model_options *o, model_run_state *r)
 {
     char err[1200];
     if (o->no_sass)
-        cli_sass_none(&r->sass, "--no-sass");
+        cured_model_sass_source_none(&r->sass, "--no-sass");
     else if (o->sass_path) {
-        if (cli_sass_file(&r->sass, o->sass_path, err, sizeof err) != 0)
+        if (cured_model_sass_source_file(&r->sass, o->sass_path, err, sizeof err) != 0)
             return cli_fail(CMD, "%s", err);
     } else if (o->kernel)
-        cli_sass_catalogue(&r->sass);
+        cured_model_sass_source_catalogue(&r->sass);
     else if (o->ptx_path)
-        cli_sass_none(&r->sass, "--ptx without --sass FILE");
+        cured_model_sass_source_none(&r->sass, "--ptx without --sass FILE");
     return 0;
 }
 
 /* Checks that every --print/--out names a buffer. Returns 0 or 2. */
-static int check_outputs(const cli_model_options *o, const cli_arg_spec *specs,
+static int check_outputs(const cli_model_options *o, const cured_model_arg *specs,
                          int nspecs)
 {
     for (int i = 0; i < o->nprints + o->nouts; i++) {
         const cli_model_output *out =
             i < o->nprints ? &o->prints[i] : &o->outs[i - o->nprints];
-        if (cli_buffer_spec(specs, nspecs, out->name) == NULL)
+        if (cured_model_arg_find(specs, nspecs, out->name) == NULL)
             return cli_fail(CMD, "%s %s: no buffer of that name among the "
                             "arguments", i < o->nprints ? "--print" : "--out",
                             out->name);
@@ -193,20 +169,11 @@ static int check_outputs(const cli_model_options *o, const cli_arg_spec *specs,
     return 0;
 }
 
-/* The buffer named `name` in memory, or NULL. */
-static const model_buffer *find_buffer(const model_memory *m, const char *name)
-{
-    for (int i = 0; i < m->nbuffers; i++)
-        if (strcmp(m->buffers[i].name, name) == 0)
-            return &m->buffers[i];
-    return NULL;
-}
-
 /* Writes the --out files. Returns 0 or 2 after a line on stderr. */
 static int write_outputs(const cli_model_options *o, const model_run_state *r)
 {
     for (int i = 0; i < o->nouts; i++) {
-        const model_buffer *b = find_buffer(r->memory, o->outs[i].name);
+        const cured_model_buffer *b = cured_model_memory_find_named(r->memory, o->outs[i].name);
         FILE *f = fopen(o->outs[i].path, "wb");
         if (f == NULL)
             return cli_fail(CMD, "cannot write '%s': %s", o->outs[i].path,
@@ -220,9 +187,9 @@ static int write_outputs(const cli_model_options *o, const model_run_state *r)
 
 /* The text report: launch line, counters, findings, buffers. */
 static void print_text(const cli_model_options *o, const model_run_state *r,
-                       const cli_arg_spec *specs, int nspecs)
+                       const cured_model_arg *specs, int nspecs)
 {
-    const model_launch *l = &r->launch;
+    const cured_model_launch *l = &r->launch;
     if (o->kernel)
         printf("kernel: %s (%s), entry %s\n", o->kernel, o->dtype, r->entry);
     else
@@ -232,35 +199,35 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
            l->block.x, l->block.y, l->block.z, l->dynamic_shared_bytes,
            (unsigned long long)r->result.warp_instructions,
            r->result.completed ? "completed" : "did not complete");
-    cli_sass_print(stdout, &r->sass, r->src.module);
+    cured_model_sass_source_print(stdout, &r->sass, r->src.module);
     putchar('\n');
-    model_counters_print_table(stdout, r->counters, MODEL_BY_SOURCE);
-    if (r->seed_view) {
+    cured_model_counters_print_table(stdout, r->counters, CURED_MODEL_BY_SOURCE);
+    if (r->steps) {
         const char *name = o->kernel ? o->kernel : r->entry;
-        const model_seed_view *views[1] = {r->seed_view};
-        printf("\nThe seed page's view:\n\n");
-        model_seed_view_print_table(stdout, &name, views, 1);
-        cli_print_seed_steps(stdout, r->seed_view);
+        const cured_model_step_view *views[1] = {r->steps};
+        printf("\nThe step view (docs/lesson.md's counting rules):\n\n");
+        cured_model_step_view_print_table(stdout, &name, views, 1);
+        cured_model_step_view_print_steps(stdout, r->steps);
     }
-    const model_findings *f = &r->result.findings;
+    const cured_model_findings *f = &r->result.findings;
     if (f->count == 0)
         printf("\nfindings: none\n");
     else
         printf("\nfindings: %d (%d errors)\n", f->count, f->errors);
-    cli_print_findings(stdout, f, r->src.module, r->src.text, r->src.len);
+    cured_model_findings_print(stdout, f, r->src.module, r->src.text, r->src.len);
     if (o->nprints)
         putchar('\n');
     for (int i = 0; i < o->nprints; i++)
-        cli_print_buffer(stdout, cli_buffer_spec(specs, nspecs, o->prints[i].name),
-                         find_buffer(r->memory, o->prints[i].name),
+        cured_model_buffer_print(stdout, cured_model_arg_find(specs, nspecs, o->prints[i].name),
+                         cured_model_memory_find_named(r->memory, o->prints[i].name),
                          o->prints[i].all);
 }
 
 /* The JSON report: one object. */
 static void print_json(const cli_model_options *o, const model_run_state *r,
-                       const cli_arg_spec *specs, int nspecs, int status)
+                       const cured_model_arg *specs, int nspecs, int status)
 {
-    const model_launch *l = &r->launch;
+    const cured_model_launch *l = &r->launch;
     printf("{\n  \"kernel\": ");
     if (o->kernel)
         cured_json_string(stdout, o->kernel);
@@ -283,25 +250,25 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
            r->result.completed ? "true" : "false",
            (unsigned long long)r->result.warp_instructions,
            (unsigned long long)r->result.thread_instructions);
-    model_counters_write_json(stdout, r->counters);
+    cured_model_counters_write_json(stdout, r->counters);
     printf(",\n  \"sass\": ");
-    cli_sass_json(stdout, &r->sass, r->src.module);
-    if (r->seed_view) {
+    cured_model_sass_source_json(stdout, &r->sass, r->src.module);
+    if (r->steps) {
         const char *name = o->kernel ? o->kernel : r->entry;
-        const model_seed_view *views[1] = {r->seed_view};
-        printf(",\n  \"seed_view\": ");
-        model_seed_view_write_json(stdout, &name, views, 1);
+        const cured_model_step_view *views[1] = {r->steps};
+        printf(",\n  \"step_view\": ");
+        cured_model_step_view_write_json(stdout, &name, views, 1);
     }
     printf(",\n  \"findings\": ");
-    cli_json_findings(stdout, &r->result.findings, r->src.module, r->src.text,
+    cured_model_findings_write_json(stdout, &r->result.findings, r->src.module, r->src.text,
                       r->src.len);
     printf(",\n  \"buffers\": {");
     for (int i = 0; i < o->nprints; i++) {
         printf("%s\n    ", i ? "," : "");
         cured_json_string(stdout, o->prints[i].name);
         printf(": ");
-        cli_json_buffer(stdout, cli_buffer_spec(specs, nspecs, o->prints[i].name),
-                        find_buffer(r->memory, o->prints[i].name),
+        cured_model_buffer_write_json(stdout, cured_model_arg_find(specs, nspecs, o->prints[i].name),
+                        cured_model_memory_find_named(r->memory, o->prints[i].name),
                         o->prints[i].all);
     }
     printf("%s},\n  \"exit_status\": %d\n}\n", o->nprints ? "\n  " : "", status);
@@ -322,7 +289,7 @@ static int run_status(const cli_model_options *o, const model_run_state *r)
 static int run_model(const cli_model_options *o, model_run_state *r)
 {
     char err[1400];
-    cli_arg_spec specs[CLI_MODEL_MAX_ARGS];
+    cured_model_arg specs[CLI_MODEL_MAX_ARGS];
     int nspecs = o->nargs;
     memcpy(specs, o->args, (size_t)o->nargs * sizeof *specs);
 
@@ -340,31 +307,31 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     if ((rc = check_outputs(o, specs, nspecs)) != 0)
         return rc;
 
-    r->memory = model_memory_new();
+    r->memory = cured_model_memory_new();
     if (r->memory == NULL)
         return cli_fail(CMD, "out of memory");
     size_t params_size = 0;
-    if (cli_args_bind(r->src.module, r->function, specs, nspecs, r->memory,
+    if (cured_model_args_bind(r->src.module, r->function, specs, nspecs, r->memory,
                       &r->params, &params_size, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
 
-    r->counters = model_counters_new(r->src.module, r->function);
-    r->checks = model_checks_new(&r->check_findings);
+    r->counters = cured_model_counters_new(r->src.module, r->function);
+    r->checks = cured_model_checks_new(&r->check_findings);
     if (r->counters == NULL || r->checks == NULL)
         return cli_fail(CMD, "out of memory");
-    if (cli_sass_apply(&r->sass, r->src.module, r->function, r->counters, err,
+    if (cured_model_sass_source_apply(&r->sass, r->src.module, r->function, r->counters, err,
                        sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
-    model_observer observers[3] = {model_counters_observer(r->counters),
-                                   model_checks_observer(r->checks)};
+    cured_model_observer observers[3] = {cured_model_counters_observer(r->counters),
+                                   cured_model_checks_observer(r->checks)};
     int nobservers = 2;
-    if (o->seed_view) {
-        r->seed_view = model_seed_view_new(r->src.module, r->function);
-        if (r->seed_view == NULL)
+    if (o->steps) {
+        r->steps = cured_model_step_view_new(r->src.module, r->function);
+        if (r->steps == NULL)
             return cli_fail(CMD, "out of memory");
-        observers[nobservers++] = model_seed_view_observer(r->seed_view);
+        observers[nobservers++] = cured_model_step_view_observer(r->steps);
     }
-    model_launch *l = &r->launch;
+    cured_model_launch *l = &r->launch;
     l->module = r->src.module;
     l->function = r->function;
     l->params = r->params;
@@ -375,12 +342,12 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     l->nobservers = nobservers;
     l->check_uninit_global = 1;
 
-    if (model_run(l, &r->result) != 0) {
-        const model_findings *f = &r->result.findings;
+    if (cured_model_run(l, &r->result) != 0) {
+        const cured_model_findings *f = &r->result.findings;
         return cli_fail(CMD, "bad launch: %s",
                         f->count ? f->items[0].message : "the model refused it");
     }
-    if (cli_findings_merge(&r->result.findings, &r->check_findings) != 0)
+    if (cured_model_findings_merge(&r->result.findings, &r->check_findings) != 0)
         return cli_fail(CMD, "out of memory");
     if ((rc = write_outputs(o, r)) != 0)
         return rc;
@@ -403,8 +370,8 @@ int cmd_model(int argc, char **argv)
     }
     if (parsed != CLI_MODEL_PARSE_OK)
         return cli_fail(CMD, "%s", err);
-    if (o.seed_table)
-        return cli_model_seed_table(o.json);
+    if (o.lesson_table)
+        return cli_lesson_table(o.json);
     if (o.whole_plan)
         return cli_model_whole_plan(&o);
 

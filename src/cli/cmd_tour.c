@@ -3,7 +3,7 @@
  *   cured tour [--no-gpu]
  *
  * 1. the catalogue, in teaching order;
- * 2. the seed page's table, reproduced by running the four versions' PTX in
+ * 2. the lesson's table, reproduced by running the four versions' PTX in
  *    the model (no GPU needed), with the hardware view beside it;
  * 3. on a machine with a GPU (CUDA builds), a short benchmark of every
  *    catalogue kernel against CUB and the read ceiling, each result checked
@@ -11,7 +11,7 @@
  */
 #include "cli.h"
 #include "cured.h"
-#include "model_seed_table.h"
+#include "lesson_table.h"
 #ifdef CURED_HAVE_CUDA
 #include "bench.h"
 #endif
@@ -80,7 +80,7 @@ int cmd_tour(int argc, char **argv)
         case 'n': gpu = 0; break;
         case 'h':
             printf("usage: cured tour [--no-gpu]\n"
-                   "The lesson in one run: the catalogue, the seed page's table\n"
+                   "The lesson in one run: the catalogue, the lesson's table\n"
                    "from the model, and (with a GPU) a short benchmark.\n");
             return 0;
         default: return 2;
@@ -96,10 +96,10 @@ int cmd_tour(int argc, char **argv)
     char *list_argv[] = {"list", NULL};
     int status = cmd_list(1, list_argv);
 
-    heading("2. The seed page's table, from the model (cured model --seed-table)");
+    heading("2. The lesson's table, from the model (cured model --lesson-table)");
     printf("Each version's PTX runs in the model, warp by warp, on this CPU.\n\n");
     fflush(stdout);
-    int model_status = cli_model_seed_table(0);
+    int model_status = cli_lesson_table(0);
     if (model_status != 0)
         status = model_status;
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 const cli_command cli_commands[] = {
-    {"tour", "the lesson in one run: catalogue, seed table, GPU bench", cmd_tour},
+    {"tour", "the lesson in one run: catalogue, lesson table, GPU bench", cmd_tour},
     {"list", "list the catalogue of reduction kernels", cmd_list},
     {"model", "run one kernel launch in the model (CPU): counters, checks", cmd_model},
 #ifdef CURED_HAVE_CUDA

@@ -15,7 +15,7 @@ void cli_model_usage(FILE *out)
     fprintf(out,
 "usage: cured model KERNEL [--dtype T] [--n N] [--seed S] [--whole-plan] [options]\n"
 "       cured model --ptx FILE.ptx | --cu FILE.cu [--entry NAME] --arg SPEC... [options]\n"
-"       cured model --seed-table [--json]\n"
+"       cured model --lesson-table [--json]\n"
 "\n"
 "Runs one kernel launch in the model (the PTX, executed warp by warp on the\n"
 "CPU) and prints its hardware counters, the checks' findings and buffers;\n"
@@ -28,13 +28,15 @@ void cli_model_usage(FILE *out)
 "                       --arg, builds its standard arguments:\n"
 "                       in (random), out, n [, partials, counter]\n"
 "  --seed S             the seed of that random input (default 1)\n"
+"  --device NAME        the GPU whose shape sizes the catalogue's grids: h200\n"
+"                       (default), h100, a100\n"
 "  --whole-plan         run every launch of the plan libcured's dispatch makes\n"
-"                       on an H200 (passes, atomic's zeroing, single_pass's\n"
+"                       on that GPU (passes, atomic's zeroing, single_pass's\n"
 "                       counter), in order, and print each launch, the\n"
 "                       counters summed over them and the final sum beside\n"
 "                       its reference (float64 / exact integer); catalogue\n"
 "                       kernels only, no --grid --shared --arg --entry\n"
-"                       --print --out --seed-view\n"
+"                       --print --out --steps\n"
 "  --ptx FILE           a PTX file (nvcc -arch=sm_90 -ptx -lineinfo)\n"
 "  --cu FILE            a CUDA file, compiled to PTX with nvcc first\n"
 "  --entry NAME         the kernel entry (needed when the module has several)\n"
@@ -56,10 +58,11 @@ void cli_model_usage(FILE *out)
 "output:\n"
 "  --print NAME[:all]   print a buffer after the run (first/last values, or all)\n"
 "  --out NAME=PATH      write a buffer's bytes to PATH\n"
-"  --seed-view          add the seed page's per-step view\n"
+"  --steps              add the step view: the tree steps counted by the\n"
+"                       lesson's rules (docs/lesson.md)\n"
 "  --json               everything as one JSON object\n"
 "  --strict             exit 1 on any finding, hazards too\n"
-"  --seed-table         the seed page's table: divergent, strided, sequential\n"
+"  --lesson-table       the lesson's table: divergent, strided, sequential\n"
 "                       and shuffle on 64 values, one block of 64 threads\n"
 "\n"
 "exit status: 0 ran with no error findings, 1 error findings (any with\n"
@@ -112,8 +115,8 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
-    OPT_SEED_VIEW, OPT_SEED_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
-    OPT_WHOLE_PLAN
+    OPT_STEPS, OPT_LESSON_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
+    OPT_WHOLE_PLAN, OPT_DEVICE
 };
 
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
@@ -135,9 +138,10 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         {"print", required_argument, NULL, 'p'},
         {"out", required_argument, NULL, OPT_OUT},
         {"step-limit", required_argument, NULL, OPT_STEP_LIMIT},
-        {"seed-view", no_argument, NULL, OPT_SEED_VIEW},
-        {"seed-table", no_argument, NULL, OPT_SEED_TABLE},
+        {"steps", no_argument, NULL, OPT_STEPS},
+        {"lesson-table", no_argument, NULL, OPT_LESSON_TABLE},
         {"whole-plan", no_argument, NULL, OPT_WHOLE_PLAN},
+        {"device", required_argument, NULL, OPT_DEVICE},
         {"json", no_argument, NULL, OPT_JSON},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"help", no_argument, NULL, 'h'},
@@ -146,8 +150,9 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
     memset(o, 0, sizeof *o);
     o->dtype = "f32";
     o->n = 1024;
-    o->seed = CLI_ARG_DEFAULT_SEED;
-    int opt, have_dtype = 0, have_seed = 0;
+    o->seed = CURED_MODEL_ARG_DEFAULT_SEED;
+    o->device = cured_device_presets(NULL);
+    int opt, have_dtype = 0, have_seed = 0, have_device = 0;
     uint64_t v;
     optind = 1;
     opterr = 0;
@@ -160,12 +165,12 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         case OPT_SASS: o->sass_path = optarg; break;
         case OPT_NO_SASS: o->no_sass = 1; break;
         case 'g':
-            if (cli_dim3_parse(optarg, "--grid", &o->grid, err, cap) != 0)
+            if (cured_model_dim3_parse(optarg, "--grid", &o->grid, err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
             o->have_grid = 1;
             break;
         case 'b':
-            if (cli_dim3_parse(optarg, "--block", &o->block, err, cap) != 0)
+            if (cured_model_dim3_parse(optarg, "--block", &o->block, err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
             o->have_block = 1;
             break;
@@ -186,7 +191,7 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
                 snprintf(err, cap, "more than %d --arg", CLI_MODEL_MAX_ARGS);
                 return CLI_MODEL_PARSE_ERROR;
             }
-            if (cli_arg_parse(optarg, &o->args[o->nargs], err, cap) != 0)
+            if (cured_model_arg_parse(optarg, &o->args[o->nargs], err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
             o->nargs++;
             break;
@@ -231,9 +236,17 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             }
             o->step_limit = v;
             break;
-        case OPT_SEED_VIEW: o->seed_view = 1; break;
-        case OPT_SEED_TABLE: o->seed_table = 1; break;
+        case OPT_STEPS: o->steps = 1; break;
+        case OPT_LESSON_TABLE: o->lesson_table = 1; break;
         case OPT_WHOLE_PLAN: o->whole_plan = 1; break;
+        case OPT_DEVICE:
+            o->device = cured_device_preset_find(optarg);
+            if (o->device == NULL) {
+                snprintf(err, cap, "unknown --device '%s' (h200 h100 a100)", optarg);
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            have_device = 1;
+            break;
         case OPT_JSON: o->json = 1; break;
         case OPT_STRICT: o->strict = 1; break;
         case 'h': return CLI_MODEL_PARSE_HELP;
@@ -257,10 +270,10 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         snprintf(err, cap, "--sass and --no-sass: one or the other");
         return CLI_MODEL_PARSE_ERROR;
     }
-    if (o->seed_table) {
+    if (o->lesson_table) {
         if (o->kernel || o->ptx_path || o->cu_path || o->nargs || o->have_n ||
             o->sass_path || o->whole_plan) {
-            snprintf(err, cap, "--seed-table runs its own four kernels: it takes "
+            snprintf(err, cap, "--lesson-table runs its own four kernels: it takes "
                      "no KERNEL, --ptx, --cu, --arg, --n, --sass or --whole-plan");
             return CLI_MODEL_PARSE_ERROR;
         }
@@ -286,17 +299,18 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         const char *which = o->have_grid ? "--grid" : o->have_shared ? "--shared"
                           : o->nargs ? "--arg" : o->entry ? "--entry"
                           : o->nprints ? "--print" : o->nouts ? "--out"
-                          : o->seed_view ? "--seed-view" : NULL;
+                          : o->steps ? "--steps" : NULL;
         if (which != NULL) {
             snprintf(err, cap, "--whole-plan runs the dispatch's own launches "
                      "and buffers: it takes no %s", which);
             return CLI_MODEL_PARSE_ERROR;
         }
     }
-    if (o->kernel == NULL && (have_dtype || o->have_n || have_seed)) {
+    if (o->kernel == NULL && (have_dtype || o->have_n || have_seed || have_device)) {
         snprintf(err, cap, "%s is for catalogue kernels: give a --ptx/--cu "
                  "kernel its arguments with --arg",
-                 have_dtype ? "--dtype" : o->have_n ? "--n" : "--seed");
+                 have_dtype ? "--dtype" : o->have_n ? "--n"
+                 : have_seed ? "--seed" : "--device");
         return CLI_MODEL_PARSE_ERROR;
     }
     if (o->kernel != NULL && o->nargs > 0 && have_seed) {

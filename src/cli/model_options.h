@@ -6,8 +6,8 @@
 #ifndef CURED_CLI_MODEL_OPTIONS_H
 #define CURED_CLI_MODEL_OPTIONS_H
 
-#include "model.h"
-#include "model_args.h"
+#include "cured.h"
+#include "cured_model_host.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,7 +19,7 @@
 /* A buffer to print (--print NAME[:all]) or write (--out NAME=PATH). */
 typedef struct cli_model_output {
     const char *name;        /* points into argv (NAME part copied below) */
-    char buffer[CLI_ARG_NAME_MAX];
+    char buffer[CURED_MODEL_ARG_NAME_MAX];
     const char *path;        /* --out only */
     int all;                 /* --print NAME:all */
 } cli_model_output;
@@ -31,11 +31,14 @@ typedef struct cli_model_options {
     const char *entry;       /* --entry */
     const char *sass_path;   /* --sass: nvdisasm -gp text of the kernel */
     int no_sass;             /* --no-sass: PTX-level counts */
+    const cured_device_preset *device; /* --device, default the first preset
+                                          (the H200): the shape of the
+                                          catalogue's plans */
     const char *dtype;       /* --dtype, default "f32" */
     int have_grid, have_block, have_shared;
-    model_dim3 grid, block;
+    cured_model_dim3 grid, block;
     uint32_t shared;
-    cli_arg_spec args[CLI_MODEL_MAX_ARGS];
+    cured_model_arg args[CLI_MODEL_MAX_ARGS];
     int nargs;
     int have_n;
     uint64_t n;              /* --n, default 1024: the grid, and the
@@ -46,8 +49,8 @@ typedef struct cli_model_options {
     cli_model_output outs[CLI_MODEL_MAX_OUTPUTS];
     int nouts;
     uint64_t step_limit;     /* 0: the model's default */
-    int seed_view;
-    int seed_table;
+    int steps;               /* --steps: the step view */
+    int lesson_table;        /* --lesson-table */
     int whole_plan;          /* --whole-plan: every launch of the dispatch's
                                 plan, and the final sum */
     int json;

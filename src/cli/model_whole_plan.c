@@ -14,18 +14,11 @@
  */
 #include "model_whole_plan.h"
 
-#include "catalogue_ptx.h"
 #include "cli.h"
-#include "counters.h"
 #include "cured.h"
-#include "dispatch.h"
+#include "cured_model.h"
+#include "cured_model_host.h"
 #include "json_out.h"
-#include "model_catalogue.h"
-#include "model_output.h"
-#include "model_plan.h"
-#include "model_sass.h"
-#include "model_source.h"
-#include "ref_sum.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -35,16 +28,7 @@
 #define CMD "model"
 
 // ----------------------------------------------------------------------------
-// The reference
-
-/* What the sum of the input is, computed on the host by src/reference. */
-typedef struct plan_reference {
-    cured_ref_sum sum;   /* the exact sum, what the check compares with */
-    uint8_t bits[8];     /* integers: the exact sum modulo 2^(8 * size) */
-    double value;        /* floats: the exact sum rounded to float64 */
-    uint64_t additions;  /* floats: h, the plan's longest addition chain */
-    double bound;        /* floats: gamma_h * sum |x| */
-} plan_reference;
+// Values
 
 static int is_float(cured_dtype d)
 {
@@ -62,23 +46,6 @@ static double float_at(cured_dtype d, const uint8_t *p)
     double x;
     memcpy(&x, p, 8);
     return x;
-}
-
-/* The sum of in[0, n): integers exactly modulo 2^bits, as the kernels'
- * wrapping adds give it; floats exactly, with the bound of the plan's h
- * additions in the element type (gamma_h sum|x|, gamma_h = h u / (1 - h
- * u), Higham 4.2). */
-static void reference_of(cured_dtype d, int kernel, const cured_plan *plan,
-                         const uint8_t *in, uint64_t n, plan_reference *ref)
-{
-    memset(ref, 0, sizeof *ref);
-    cured_ref_sum_of(d, in, n, &ref->sum);
-    cured_ref_sum_element(&ref->sum, ref->bits); /* little-endian, as the model's memory */
-    if (is_float(d)) {
-        ref->value = cured_ref_sum_double(&ref->sum);
-        ref->additions = cured_dispatch_chain_length(kernel, plan);
-        ref->bound = cured_ref_sum_bound(&ref->sum, ref->additions);
-    }
 }
 
 /* The element of dtype d at p as text: floats so they read back to the
@@ -105,14 +72,6 @@ static void element_text(cured_dtype d, const uint8_t *p, char *out, size_t cap)
     }
 }
 
-/* Whether the value r left in *out is the reference's: integers bit for
- * bit, floats within the bound of the exact sum (a NaN never is). */
-static int value_matches(cured_dtype d, const cli_plan_run *r,
-                         const plan_reference *ref)
-{
-    (void)d;
-    return cured_ref_sum_check(&ref->sum, r->value, ref->additions, NULL, 0);
-}
 
 // ----------------------------------------------------------------------------
 // The run
@@ -122,24 +81,24 @@ typedef struct whole_run {
     int kernel;
     cured_dtype dtype;
     int block;
-    cli_source src;
-    cli_sass sass;
-    model_counters *counters;
+    cured_model_source src;
+    cured_model_sass_source sass;
+    cured_model_counters *counters;
     int applied[CURED_MAX_LAUNCHES]; /* functions the SASS facts were given for */
     int napplied;
     uint8_t *input;
-    cli_arg_spec input_spec;
-    cli_plan_run run;
-    plan_reference ref;
+    cured_model_arg input_spec;
+    cured_model_plan_result run;
+    cured_model_plan_reference ref;
 } whole_run;
 
 static void whole_free(whole_run *w)
 {
-    cli_plan_run_clear(&w->run);
+    cured_model_plan_result_clear(&w->run);
     free(w->input);
-    model_counters_free(w->counters);
-    cli_sass_free(&w->sass);
-    cli_source_free(&w->src);
+    cured_model_counters_free(w->counters);
+    cured_model_sass_source_free(&w->sass);
+    cured_model_source_free(&w->src);
 }
 
 /* The watch's before_launch: gives the counters the SASS facts of each
@@ -151,7 +110,7 @@ static int before_launch(void *ctx, int k, int function, char *err, size_t cap)
     for (int i = 0; i < w->napplied; i++)
         if (w->applied[i] == function)
             return 0;
-    if (cli_sass_apply(&w->sass, w->src.module, function, w->counters, err, cap) != 0)
+    if (cured_model_sass_source_apply(&w->sass, w->src.module, function, w->counters, err, cap) != 0)
         return -1;
     if (w->napplied < CURED_MAX_LAUNCHES)
         w->applied[w->napplied++] = function;
@@ -164,8 +123,8 @@ static void launch_entry(const whole_run *w, const cured_launch *l, char *out,
                          size_t cap)
 {
     const char *name = cured_catalogue_entry(w->kernel)->name;
-    if (model_catalogue_entry_name(w->src.module, name, cured_dtype_name(w->dtype),
-                                   l->block, out, cap) != MODEL_CATALOGUE_OK)
+    if (cured_model_catalogue_entry_name(w->src.module, name, cured_dtype_name(w->dtype),
+                                   l->block, out, cap) != CURED_MODEL_CATALOGUE_OK)
         snprintf(out, cap, "?");
 }
 
@@ -183,44 +142,46 @@ static int run_whole_plan(const cli_model_options *o, whole_run *w)
     w->block = o->have_block ? (int)o->block.x : 256;
     if (o->have_block && (o->block.y != 1 || o->block.z != 1))
         return cli_fail(CMD, "the catalogue's blocks are one-dimensional");
-    cli_catalogue_plan first;
-    if (cli_catalogue_plan_make(w->kernel, w->dtype, o->n, w->block, o->seed,
-                                &first, err, sizeof err) != 0)
+    cured_model_catalogue_launch first;
+    if (cured_model_catalogue_launch_make(w->kernel, w->dtype, o->n, w->block, o->seed,
+                                          &o->device->shape, &first, err,
+                                          sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
-    if (cli_source_catalogue(&w->src, err, sizeof err) != 0 ||
-        cli_source_parse(&w->src, err, sizeof err) != 0)
+    if (cured_model_source_catalogue(&w->src, err, sizeof err) != 0 ||
+        cured_model_source_parse(&w->src, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
     char entry[512];
-    if (model_catalogue_entry_name(w->src.module, o->kernel, o->dtype, w->block,
-                                   entry, sizeof entry) != MODEL_CATALOGUE_OK)
+    if (cured_model_catalogue_entry_name(w->src.module, o->kernel, o->dtype, w->block,
+                                   entry, sizeof entry) != CURED_MODEL_CATALOGUE_OK)
         return cli_fail(CMD, "the embedded PTX has no entry for %s %s block %d",
                         o->kernel, o->dtype, w->block);
     if (o->no_sass)
-        cli_sass_none(&w->sass, "--no-sass");
+        cured_model_sass_source_none(&w->sass, "--no-sass");
     else if (o->sass_path) {
-        if (cli_sass_file(&w->sass, o->sass_path, err, sizeof err) != 0)
+        if (cured_model_sass_source_file(&w->sass, o->sass_path, err, sizeof err) != 0)
             return cli_fail(CMD, "%s", err);
     } else
-        cli_sass_catalogue(&w->sass);
+        cured_model_sass_source_catalogue(&w->sass);
 
     /* The input `cured model KERNEL --n N` builds: in=T[N]:random@SEED. */
     w->input_spec = first.args[0];
     size_t es = cured_dtype_size(w->dtype);
     w->input = malloc((size_t)o->n * es);
-    w->counters = model_counters_new(w->src.module,
-                                     ptx_find_function(w->src.module, entry));
+    w->counters = cured_model_counters_new(w->src.module,
+                                     cured_model_find_function(w->src.module, entry));
     if (w->input == NULL || w->counters == NULL)
         return cli_fail(CMD, "out of memory");
-    cli_arg_fill(&w->input_spec, w->input);
+    cured_model_arg_fill(&w->input_spec, w->input);
 
-    model_observer counters = model_counters_observer(w->counters);
-    cli_plan_watch watch = {.observers = &counters, .nobservers = 1,
+    cured_model_observer counters = cured_model_counters_observer(w->counters);
+    cured_model_plan_watch watch = {.observers = &counters, .nobservers = 1,
                             .step_limit = o->step_limit,
                             .before_launch = before_launch, .ctx = w};
-    if (cli_plan_run_watched(w->src.module, w->kernel, w->dtype, w->input, o->n, 0,
-                             w->block, &cli_model_h200, &watch, &w->run) != 0)
+    if (cured_model_plan_run_watched(w->src.module, w->kernel, w->dtype, w->input, o->n, 0,
+                             w->block, &o->device->shape, &watch, &w->run) != 0)
         return cli_fail(CMD, "--whole-plan: %s", w->run.error);
-    reference_of(w->dtype, w->kernel, &w->run.plan, w->input, o->n, &w->ref);
+    cured_model_plan_reference_of(w->kernel, w->dtype, &w->run.plan, w->input, o->n,
+                                  &w->ref);
     return 0;
 }
 
@@ -230,7 +191,7 @@ static int run_whole_plan(const cli_model_options *o, whole_run *w)
 /* "sum: V (reference R)" and how they compare, or why there is no sum. */
 static void print_sum(const whole_run *w)
 {
-    const cli_plan_run *r = &w->run;
+    const cured_model_plan_result *r = &w->run;
     char value[64], reference[64];
     if (!r->completed) {
         printf("sum: none (the plan stopped in launch %d of %d)\n",
@@ -238,7 +199,7 @@ static void print_sum(const whole_run *w)
         return;
     }
     element_text(w->dtype, r->value, value, sizeof value);
-    int matches = value_matches(w->dtype, r, &w->ref);
+    int matches = cured_model_plan_matches(&w->ref, w->dtype, r);
     if (!is_float(w->dtype)) {
         element_text(w->dtype, w->ref.bits, reference, sizeof reference);
         printf("sum: %s (reference %s): %s\n", value, reference,
@@ -256,7 +217,7 @@ static void print_sum(const whole_run *w)
  * line, the counters over all launches, the findings' total, the sum. */
 static void print_text(const cli_model_options *o, const whole_run *w)
 {
-    const cli_plan_run *r = &w->run;
+    const cured_model_plan_result *r = &w->run;
     printf("kernel: %s (%s), whole plan: %d launch%s as libcured's dispatch "
            "makes them on an H200, n %llu, block %d, input random@%llu\n",
            o->kernel, o->dtype, r->plan.launches, r->plan.launches == 1 ? "" : "es",
@@ -275,7 +236,7 @@ static void print_text(const cli_model_options *o, const whole_run *w)
             printf("not run (the plan stopped)\n");
             continue;
         }
-        const cli_plan_launch *rec = &r->launch[k];
+        const cured_model_plan_launch *rec = &r->launch[k];
         printf("%llu warp instructions, %s, ",
                (unsigned long long)rec->warp_instructions,
                rec->completed ? "completed" : "did not complete");
@@ -284,13 +245,13 @@ static void print_text(const cli_model_options *o, const whole_run *w)
         else
             printf("findings: %d (%d errors)\n", rec->findings.count,
                    rec->findings.errors);
-        cli_print_findings(stdout, &rec->findings, w->src.module, w->src.text,
+        cured_model_findings_print(stdout, &rec->findings, w->src.module, w->src.text,
                            w->src.len);
     }
-    cli_sass_print(stdout, &w->sass, w->src.module);
+    cured_model_sass_source_print(stdout, &w->sass, w->src.module);
     printf("\ncounters: summed over the %d launch%s that ran\n",
            r->launches_started, r->launches_started == 1 ? "" : "es");
-    model_counters_print_table(stdout, w->counters, MODEL_BY_SOURCE);
+    cured_model_counters_print_table(stdout, w->counters, CURED_MODEL_BY_SOURCE);
     int count = 0, errors = 0;
     for (int k = 0; k < r->launches_started; k++) {
         count += r->launch[k].findings.count;
@@ -325,7 +286,7 @@ static void json_element(cured_dtype d, const uint8_t *p)
 /* The JSON report: one object. */
 static void print_json(const cli_model_options *o, const whole_run *w, int status)
 {
-    const cli_plan_run *r = &w->run;
+    const cured_model_plan_result *r = &w->run;
     printf("{\n  \"kernel\": ");
     cured_json_string(stdout, o->kernel);
     printf(",\n  \"dtype\": ");
@@ -338,7 +299,7 @@ static void print_json(const cli_model_options *o, const whole_run *w, int statu
            r->plan.zero_output ? "true" : "false");
     for (int k = 0; k < r->plan.launches; k++) {
         const cured_launch *l = &r->plan.launch[k];
-        const cli_plan_launch *rec = &r->launch[k];
+        const cured_model_plan_launch *rec = &r->launch[k];
         int ran = k < r->launches_started;
         char entry[512];
         launch_entry(w, l, entry, sizeof entry);
@@ -354,7 +315,7 @@ static void print_json(const cli_model_options *o, const whole_run *w, int statu
                (unsigned long long)(ran ? rec->warp_instructions : 0),
                (unsigned long long)(ran ? rec->thread_instructions : 0));
         if (ran)
-            cli_json_findings(stdout, &rec->findings, w->src.module, w->src.text,
+            cured_model_findings_write_json(stdout, &rec->findings, w->src.module, w->src.text,
                               w->src.len);
         else
             printf("[]");
@@ -362,9 +323,9 @@ static void print_json(const cli_model_options *o, const whole_run *w, int statu
     }
     printf("\n  ],\n  \"completed\": %s,\n  \"counters\": ",
            r->completed ? "true" : "false");
-    model_counters_write_json(stdout, w->counters);
+    cured_model_counters_write_json(stdout, w->counters);
     printf(",\n  \"sass\": ");
-    cli_sass_json(stdout, &w->sass, w->src.module);
+    cured_model_sass_source_json(stdout, &w->sass, w->src.module);
     printf(",\n  \"sum\": {\"value\": ");
     if (r->completed)
         json_element(w->dtype, r->value);
@@ -375,7 +336,7 @@ static void print_json(const cli_model_options *o, const whole_run *w, int statu
         printf("%.17g", w->ref.value);
     else
         json_element(w->dtype, w->ref.bits);
-    printf(", \"matches\": %s", r->completed && value_matches(w->dtype, r, &w->ref)
+    printf(", \"matches\": %s", r->completed && cured_model_plan_matches(&w->ref, w->dtype, r)
                                     ? "true" : "false");
     if (is_float(w->dtype))
         printf(", \"bound\": %.17g, \"additions\": %llu", w->ref.bound,
@@ -391,11 +352,11 @@ int cli_model_whole_plan(const cli_model_options *o)
     memset(&w, 0, sizeof w);
     int status = run_whole_plan(o, &w);
     if (status == 0) {
-        const cli_plan_run *r = &w.run;
+        const cured_model_plan_result *r = &w.run;
         /* 1: the work ran and found a failure, a wrong sum included. */
         if (!r->completed || r->findings.errors > 0 ||
             (o->strict && r->findings.count > 0) ||
-            !value_matches(w.dtype, r, &w.ref))
+            !cured_model_plan_matches(&w.ref, w.dtype, r))
             status = 1;
         if (o->json)
             print_json(o, &w, status);

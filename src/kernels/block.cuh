@@ -2,7 +2,7 @@
  *
  * defines: block_shared, block_sum
  *
- * Uses only the warp layer (warp.cuh). The hybrid block sum is lesson 44's:
+ * Uses only the warp layer (warp.cuh). The hybrid block sum is the warp-shuffle lesson's (docs/lesson.md):
  * each warp sums its lanes with shuffles, lane 0 of each warp writes one value
  * to shared memory, one barrier, then warp 0 sums those values with shuffles.
  */

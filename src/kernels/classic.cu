@@ -1,19 +1,22 @@
-/* classic.cu - the block-level kernels of the catalogue, 1 to 9: Harris's
- * "Optimizing Parallel Reduction in CUDA" sequence and lesson 44's shuffle.
+/* classic.cu - the block-level kernels of the catalogue, 1 to 10: Harris's
+ * "Optimizing Parallel Reduction in CUDA" sequence, the warp-shuffle
+ * lesson's shuffle and the wide loads (docs/lesson.md tells the story).
  *
  * defines: divergent_kernel, strided_kernel, sequential_kernel,
  *          first_add_kernel, unroll_warp_kernel, unroll_warp_sync_kernel,
  *          unrolled_kernel, multi_elem_kernel, shuffle_kernel,
- *          cured_classic_function
+ *          shuffle_wide_kernel, cured_classic_function
  *
  * Read it top to bottom: each kernel has a note saying what it changes from
- * the one before and what that costs. The counts in the notes use the seed
- * page's conventions, for one block of B threads on a full tile: a tree step
- * counts 3 shared accesses per adding thread (two reads, one write) and one
- * barrier; the load into shared memory, the barrier after it and the final
- * read are not counted; the bank-conflict degree is over the words written;
- * a divergent warp has 1 to 31 active lanes. For B = 64 the first three give
- * the seed page's table: 189 accesses, 6 barriers.
+ * the one before and what that costs. The notes reason; they quote no
+ * timings (docs/results.md has those, with the runs that made them). The
+ * counts in the notes use the lesson's conventions (docs/lesson.md), for
+ * one block of B threads on a full tile: a tree step counts 3 shared accesses per adding
+ * thread (two reads, one write) and one barrier; the load into shared
+ * memory, the barrier after it and the final read are not counted; the
+ * bank-conflict degree is over the words written; a divergent warp has 1 to
+ * 31 active lanes. For B = 64 the first three give the lesson's table:
+ * 189 accesses, 6 barriers.
  *
  * Every kernel here has the same parameters and the same job:
  *     (const T *in, T *out, unsigned n)
@@ -71,7 +74,7 @@ __global__ void divergent_kernel(const T *in, T *out, unsigned n)
 /* Same tree, same pairs, but the work goes to the first threads: thread tid
  * works on index 2*s*tid. The adding threads are now packed at the front, so
  * whole warps drop out together and divergence is gone until fewer than 32
- * threads add (Harris: 2.33x). The price moves to shared memory: a warp's
+ * threads add. The price moves to shared memory: a warp's
  * lanes write words 2s apart, and words 32 apart share a bank, so a full
  * warp of adders at stride 2s collides gcd(2s, 32) ways.
  * Costs: 3(B-1) accesses, log2(B) barriers, worst bank conflict B/32-way
@@ -103,8 +106,8 @@ __global__ void strided_kernel(const T *in, T *out, unsigned n)
 /* Turn the tree around: the stride s starts at B/2 and halves, and thread
  * tid < s adds element tid + s. Adders are packed (no divergence until
  * s < 32) and a warp reads and writes consecutive words (no conflicts).
- * The first step adds the second half of the block onto the first
- * (Harris: 2.01x). Still, half the threads never add anything: they only
+ * The first step adds the second half of the block onto the first.
+ * Still, half the threads never add anything: they only
  * loaded one element.
  * Costs: 3(B-1) accesses, log2(B) barriers, no bank conflicts, 0 of B/64
  * warps divergent in the first step; the last 5 steps run in warp 0 alone,
@@ -133,8 +136,8 @@ __global__ void sequential_kernel(const T *in, T *out, unsigned n)
 
 /* Each block now covers 2B elements: every thread loads two, 2B*blockIdx +
  * tid and that + B, and adds them on the way into shared memory. Half as
- * many blocks, every thread does an add, and the tree is the sequential one
- * (Harris: 1.78x). This load is shared by kernels 5 and 6.
+ * many blocks, every thread does an add, and the tree is the sequential one.
+ * This load is shared by kernels 5 and 6.
  * Costs per block: 3(B-1) accesses and log2(B) barriers as sequential, now
  * for 2B elements, so half per element; no conflicts; no divergence in the
  * first tree step.
@@ -173,7 +176,7 @@ __global__ void first_add_kernel(const T *in, T *out, unsigned n)
  * Once s <= 32 only warp 0 works, and a warp used to execute in lockstep, so
  * Harris dropped the barriers and the `if (tid < s)` for the last six steps:
  * all 32 lanes run each line, the shared array read through `volatile` so
- * every value goes to memory and back (Harris: 1.8x). Nothing in CUDA ever
+ * every value goes to memory and back. Nothing in CUDA ever
  * promised that lockstep: since Volta each thread has its own program
  * counter and lane 5 may read sdata[21] before or after lane 21 writes it.
  * Lanes 16..31 write words that lanes 0..15 read in the same step: a race
@@ -275,7 +278,7 @@ __global__ void unroll_warp_sync_kernel(const T *in, T *out, unsigned n)
 
 /* With the block size a template parameter the loop disappears: each step is
  * an `if (BLOCK >= ...)` the compiler resolves, so no loop counter, no
- * compare-and-branch per step, no shift (Harris: 1.41x). The host picks the
+ * compare-and-branch per step, no shift. The host picks the
  * instance that matches the launch (32, 64, ..., 1024); blockDim.x must
  * equal BLOCK. The memory traffic is kernel 6's: what changes is
  * instructions, which is what a memory-light tree is short of.
@@ -337,28 +340,43 @@ __global__ void unrolled_kernel(const T *in, T *out, unsigned n)
  * paid once per many elements instead of once per 2B. The grid is sized to
  * fill the GPU once (a few blocks per multiprocessor) and each block walks
  * the array with a grid-sized stride, two elements per trip as kernel 4,
- * so every warp's loads stay coalesced (Harris: 1.42x). Then kernel 7's
- * tree. A trip adds to a running sum, so a thread's chain of additions is
- * as long as its share: more rounding in floats than a pure tree.
+ * so every warp's loads stay coalesced (multi_elem_load, which kernel 9
+ * shares). Then kernel 7's tree. A trip adds to a running sum, so a
+ * thread's chain of additions is as long as its share: more rounding in
+ * floats than a pure tree.
  * The stride is 32-bit: the host keeps n + 2*B*gridDim.x <= 2^32.
  * Costs per block: kernel 7's, once for about n/gridDim.x elements.
  * Launch: grid min(ceil(n/(2B)), resident blocks), block BLOCK, dynamic
  * shared max(B, 64)*sizeof(T). */
+
+/* The sum of this thread's share for blocks of `block` threads (blockDim.x;
+ * kernel 8 passes its compile-time BLOCK): elements i and i + block of
+ * each trip, i = 2 block blockIdx.x + threadIdx.x, then i + 2 block
+ * gridDim.x, ..., added to a running sum in that order. Two additions per
+ * trip on every element's path. */
+template <typename T>
+__device__ T multi_elem_load(const T *in, unsigned n, unsigned block)
+{
+    unsigned i = blockIdx.x * (block * 2) + threadIdx.x;
+    unsigned grid_stride = block * 2 * gridDim.x;
+
+    T v = sum_op::identity<T>();
+    while (i < n) {
+        v = sum_op::apply(v, in[i]);
+        if (i + block < n)
+            v = sum_op::apply(v, in[i + block]);
+        i += grid_stride;
+    }
+    return v;
+}
+
 template <typename T, unsigned BLOCK>
 __global__ void multi_elem_kernel(const T *in, T *out, unsigned n)
 {
     T *sdata = block_shared<T>();
     unsigned tid = threadIdx.x;
-    unsigned i = blockIdx.x * (BLOCK * 2) + tid;
-    unsigned grid_stride = BLOCK * 2 * gridDim.x;
 
-    T v = sum_op::identity<T>();
-    while (i < n) {
-        v = sum_op::apply(v, in[i]);
-        if (i + BLOCK < n)
-            v = sum_op::apply(v, in[i + BLOCK]);
-        i += grid_stride;
-    }
+    T v = multi_elem_load(in, n, BLOCK);
     sdata[tid] = v;
     if (BLOCK < 64)
         sdata[tid + 32] = sum_op::identity<T>();
@@ -369,38 +387,80 @@ __global__ void multi_elem_kernel(const T *in, T *out, unsigned n)
 }
 
 // ----------------------------------------------------------------------------
-// 9. shuffle: warp shuffles, the hybrid block sum, loads 16 bytes wide
+// 9. shuffle: warp shuffles, the hybrid block sum
 
-/* Two changes, one for the tree and one for the loads.
+/* The tree changes, nothing else: the warp-shuffle lesson. Inside a warp,
+ * __shfl_down_sync reads another lane's register, so a warp sums its 32
+ * values in 5 shuffles with no shared memory and no barrier. The block sum
+ * is the hybrid one (block_sum in block.cuh): warps sum, lane 0 of each
+ * writes one value, one barrier, warp 0 sums those. The loads are kernel
+ * 8's (multi_elem_load: the same elements, in the same order, per thread),
+ * and so is the grid.
  *
- * The tree: lesson 44. Inside a warp, __shfl_down_sync reads another lane's
- * register, so a warp sums its 32 values in 5 shuffles with no shared
- * memory and no barrier. The block sum is the hybrid one (block_sum in
- * block.cuh): warps sum, lane 0 of each writes one value, one barrier,
- * warp 0 sums those. Per block: 2 shared accesses per warp (4 for 64
- * threads), 1 barrier, 5 shuffles per warp and 5 in warp 0, no bank
- * conflicts, no divergence but warp 0's last round.
+ * What it saves is the tree's latency at the end of each block: kernel 7's
+ * tree takes a barrier after the load and one per level above the last
+ * warp (3 at B = 256), then in its last warp 12 __syncwarp and 416 shared
+ * accesses; this one takes 1 barrier and 2 shared accesses per warp. After
+ * kernel 8 the tree runs once per block per launch, so at large n the time
+ * is memory's and the change barely shows; it shows where the tree is a
+ * visible share of the time: small n, and the last pass, one block of up
+ * to 1024 threads. The block size need no longer be a compile-time
+ * constant: block_sum works for any blockDim.x, so one instance per element
+ * type serves every block size.
+ * One block of 64 threads over the lesson's 64 values loads one value
+ * per thread (i + B is past n), and the table's row is 4 / 1 / - / none.
  *
- * The loads: after kernel 8 the tree is paid once per block per launch and
- * barely shows; what is left is memory. multi_elem asks for two 4-byte
- * loads per thread per trip, far too few bytes in flight to cover the
- * memory's latency, and the same hybrid block sum over a loop of one
- * element per trip measured slower than multi_elem on the H200 (123
- * against 93 us at 2^26 floats). So each thread loads through thread_sum
- * (load.cuh): four 16-byte loads issued before any is added
- * (ld.global.v4.f32, LDG.E.128 in SASS), 64 bytes per thread in flight, as
- * the read ceiling does; each trip's 16 values are added as a tree of
- * depth 4, then into the running sum. Where n is below one wide vector per
- * thread it is the old loop, one element per trip: one block of 64 threads
- * over the seed page's 64 values loads one value per thread, and the
- * table's row stays 4 / 1 / - / none.
+ * Costs per block: 2 shared accesses per warp (4 for 64 threads), 1
+ * barrier, 5 shuffles per warp and 5 in warp 0, no bank conflicts, no
+ * divergence but warp 0's last round; 32 warp sums of static shared memory
+ * instead of max(B, 64) elements of dynamic. 18 registers for floats, up to
+ * 26 for 8-byte types: under the 32 that let 2048 threads share a
+ * multiprocessor, which the dispatch's grid assumes, so it needs no
+ * __launch_bounds__.
+ * The stride is 32-bit, as in kernel 8: the host keeps n + 2*B*gridDim.x
+ * <= 2^32.
+ * Launch: grid min(ceil(n/(2B)), resident blocks), as kernel 8; no dynamic
+ * shared memory. */
+template <typename T>
+__global__ void shuffle_kernel(const T *in, T *out, unsigned n)
+{
+    __shared__ T warp_sums[32];
+
+    T v = multi_elem_load(in, n, blockDim.x);
+    v = block_sum(v, warp_sums);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = v;
+}
+
+// ----------------------------------------------------------------------------
+// 10. shuffle_wide: the same block sum, loads 16 bytes wide
+
+/* The loads change, nothing else: kernel 9's block sum over a thread's
+ * share read through thread_sum (load.cuh).
  *
- * Costs: 32 registers (multi_elem 16), an alignment test, and on a
- * misaligned pointer scalar loads of the same elements (slower, same bits).
- * __launch_bounds__(1024, 2) holds the compiler to those 32 registers, the
- * most that lets 2048 threads share a multiprocessor: the dispatch sizes a
- * large n's grid as the blocks that are resident at once, and a block that
- * did not fit would start only when another finished, then run alone.
+ * After kernels 8 and 9 the tree is paid once per block per launch and
+ * barely shows; what is left is memory. Kernel 9 asks for two scalar loads
+ * per thread per trip, far too few bytes in flight to cover the memory's
+ * latency (Little's law: bytes in flight = bandwidth x latency; load.cuh
+ * works it out). So each thread loads through thread_sum: four 16-byte
+ * loads issued before any is added (ld.global.v4.f32, LDG.E.128 in SASS),
+ * 64 bytes per thread in flight, as the read ceiling does; each trip's 16
+ * values are added as a tree of depth 4, then into the running sum, so
+ * for the same share a thread's chain of additions is shorter too (one
+ * link per trip of 16 values, not one per element). A trip takes 4W
+ * elements (16 floats, 8 doubles) where kernel 9's takes 2, and the grid
+ * is sized by that trip: below the cap of resident blocks, 8 (4) times
+ * fewer blocks for the same n. Where n is below one wide vector per
+ * thread it is one element per trip (the lesson's 64 values in one
+ * block of 64: one value per thread, as in kernel 9).
+ *
+ * Costs: the block sum's, as kernel 9; 32 registers (kernel 9: 18 to 26),
+ * an alignment test, and on a misaligned pointer scalar loads of the same
+ * elements (slower, same bits). __launch_bounds__(1024, 2) holds the
+ * compiler to those 32 registers, the most that lets 2048 threads share a
+ * multiprocessor: the dispatch sizes a large n's grid as the blocks that
+ * are resident at once, and a block that did not fit would start only when
+ * another finished, then run alone.
  * Indexes are 32-bit: with n <= max_n and at most 2^20 threads in the grid
  * (the dispatch's cap) none wraps.
  * Launch: grid min(ceil(n / 16B), resident blocks) for 4-byte T,
@@ -408,7 +468,7 @@ __global__ void multi_elem_kernel(const T *in, T *out, unsigned n)
  * allows); no dynamic shared memory (32 warp sums in static shared memory). */
 template <typename T>
 __global__ void __launch_bounds__(1024, 2)
-shuffle_kernel(const T *in, T *out, unsigned n)
+shuffle_wide_kernel(const T *in, T *out, unsigned n)
 {
     __shared__ T warp_sums[32];
 
@@ -460,6 +520,7 @@ static const void *classic_instance(cured_kernel_id id, int block_size)
     case CURED_K_UNROLLED:
     case CURED_K_MULTI_ELEM: return block_size_instance<T>(id, block_size);
     case CURED_K_SHUFFLE: return (const void *)shuffle_kernel<T>;
+    case CURED_K_SHUFFLE_WIDE: return (const void *)shuffle_wide_kernel<T>;
     default: return NULL;
     }
 }

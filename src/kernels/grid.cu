@@ -1,4 +1,4 @@
-/* grid.cu - the grid-level kernels of the catalogue, 10 to 12: ways for the
+/* grid.cu - the grid-level kernels of the catalogue, 11 to 13: ways for the
  * blocks of one grid to combine their sums.
  *
  * defines: two_pass_kernel, atomic_kernel, single_pass_kernel,
@@ -6,14 +6,14 @@
  *
  * The block-level kernels (classic.cu) leave one partial sum per block and
  * the host launches again. Here the kernels themselves finish the job, three
- * ways. All three start alike, as kernel 9 does: each thread adds its share
+ * ways. All three start alike, as kernel 10 does: each thread adds its share
  * loaded 16 bytes wide, four loads in flight (thread_sum, load.cuh), and the
  * block sums its threads with the hybrid block_sum (block.cuh). The grid
  * gives each thread one trip (16 floats, 8 doubles) and grows with n until
  * it fills the GPU once (resident blocks: 1056 of 256 threads on an H200);
  * past that the threads loop. Reading is then all they do at large n: the
- * combining costs one or two microseconds, whichever of the three ways.
- * Like kernel 9 they are compiled for 2048 resident threads per
+ * combining is a small cost paid once per call, whichever of the three ways.
+ * Like kernel 10 they are compiled for 2048 resident threads per
  * multiprocessor (__launch_bounds__(1024, 2): at most 32 registers), which
  * the dispatch's grid assumes. Indexes are 64-bit, so n may pass 2^32.
  * Parameters:
@@ -60,17 +60,17 @@ __device__ inline void atomic_sum(long long *address, long long v)
 }
 
 // ----------------------------------------------------------------------------
-// 10. two_pass: partials, then one block
+// 11. two_pass: partials, then one block
 
 /* The simplest grid scheme and the deterministic one: launch 1 writes one
  * partial per block to out[blockIdx.x], launch 2 is the same kernel with one
  * block, reading those partials and writing the result. Because the grid is
  * sized to the GPU (a few thousand blocks at most), two launches always
- * suffice, where kernels 1-9 need one pass per factor of 2B. The order of
+ * suffice, where kernels 1-10 need one pass per factor of 2B. The order of
  * every addition is fixed by n, the grid and the block, so the result is the
- * same bits run after run. The cost is the second launch (a few
- * microseconds, which is most of the time for small n) and the partials'
- * round trip through global memory.
+ * same bits run after run. The cost is the second launch (a launch's fixed
+ * cost, which is most of the time for small n) and the partials' round trip
+ * through global memory.
  * Launch 1: grid G = min(ceil(n / (4 W B)), resident blocks), W = 16 /
  * sizeof(T), block B, writes out[0, G) (the caller's scratch). Launch 2:
  * grid 1, block B, n = G. */
@@ -85,7 +85,7 @@ two_pass_kernel(const T *in, T *out, unsigned long long n)
 }
 
 // ----------------------------------------------------------------------------
-// 11. atomic: one atomicAdd per block
+// 12. atomic: one atomicAdd per block
 
 /* One launch: thread 0 of each block adds the block's sum into *out with
  * atomicAdd, which the L2 cache serialises. G atomics on one address cost
@@ -108,7 +108,7 @@ atomic_kernel(const T *in, T *out, unsigned long long n)
 }
 
 // ----------------------------------------------------------------------------
-// 12. single_pass: the last block adds the partials
+// 13. single_pass: the last block adds the partials
 
 /* One launch and a fixed order (the CUDA sample threadFenceReduction): each
  * block writes its partial to partials[blockIdx.x], then thread 0 makes that

@@ -25,16 +25,18 @@ typedef enum cured_kernel_id {
     CURED_K_UNROLLED,
     CURED_K_MULTI_ELEM,
     CURED_K_SHUFFLE,
+    CURED_K_SHUFFLE_WIDE,
     CURED_K_TWO_PASS,
     CURED_K_ATOMIC,
     CURED_K_SINGLE_PASS,
     CURED_K_COUNT
 } cured_kernel_id;
 
-/* The __global__ function of block-level kernel `id` (divergent .. shuffle)
- * for `dtype` and, for unrolled and multi_elem, whose block size is a
- * template parameter, `block_size` (32, 64, ..., 1024): a pointer to pass to
- * cudaLaunchKernel with the arguments (const T *in, T *out, unsigned n).
+/* The __global__ function of block-level kernel `id` (divergent ..
+ * shuffle_wide) for `dtype` and, for unrolled and multi_elem, whose block
+ * size is a template parameter, `block_size` (32, 64, ..., 1024): a pointer
+ * to pass to cudaLaunchKernel with the arguments (const T *in, T *out,
+ * unsigned n).
  * Returns NULL for a grid-level id, an invalid dtype or block size. */
 const void *cured_classic_function(cured_kernel_id id, cured_dtype dtype,
                                    int block_size);

@@ -3,10 +3,10 @@
  *
  * defines: wide, WIDE_PER_TRIP, wide_sum, load_wide, thread_sum
  *
- * Used by shuffle (classic.cu) and the grid kernels (grid.cu); uses only
- * sum_op (warp.cuh). Kernels 1-8 load one or two elements per thread per
- * trip, as Harris did; this is what a kernel that must keep up with HBM does
- * instead, in two moves:
+ * Used by shuffle_wide (classic.cu) and the grid kernels (grid.cu); uses
+ * only sum_op (warp.cuh). Kernels 1-9 load one or two elements per thread
+ * per trip, as Harris did; this is what a kernel that must keep up with
+ * HBM does instead, in two moves:
  *
  * 1. Wide loads. A 16-byte aligned vector of T (4 floats, 2 doubles) comes
  *    in with one instruction (ld.global.v4.f32, LDG.E.128 in SASS): a warp
@@ -140,7 +140,7 @@ __device__ T wide_share_sum(Ptr in, Index nw, Index r, Index R)
  * past the last whole vector, element nw W + r for threads r < n % W.
  * Below that, one element per trip, elements r, r + R, ...: for n <= R one
  * element for each of the first n threads and nothing for the others (the
- * seed page's block of 64 threads over 64 values loads one value each, as
+ * lesson's block of 64 threads over 64 values loads one value each, as
  * in kernels 1-3).
  *
  * Additions: one per trip into the running sum, each trip a tree of depth

@@ -15,15 +15,16 @@
  * Harris wrote them) take n as an unsigned int, so n < 2^32. Their tiles (B
  * or 2B elements, powers of two) divide 2^32, so the last tile ends at or
  * before 2^32 and no index, nor i + blockDim.x in first_add's load, wraps.
- * The two with a grid-stride loop (multi_elem, shuffle) also compute
- * i + stride with i < n; the dispatch keeps their grid to at most
- * CURED_GRID_THREADS_MAX threads, so the stride is at most 2^21 elements
- * (two per thread) resp. 2^20 (shuffle's element loop; its wide loop counts
- * 16-byte vectors, n / 2 + 2^22 at most), and n is kept that far below 2^32.
- * Grid-scale kernels index with 64 bits. */
+ * The three with a grid-stride loop (multi_elem, shuffle, shuffle_wide)
+ * also compute i + stride with i < n; the dispatch keeps their grid to at
+ * most CURED_GRID_THREADS_MAX threads, so the stride is at most 2^21
+ * elements (multi_elem_load's two per thread, which multi_elem and shuffle
+ * share) resp. 2^20 (shuffle_wide's element loop; its wide loop counts
+ * 16-byte vectors, n / 2 + 2^22 at most), and n is kept that far below
+ * 2^32. Grid-scale kernels index with 64 bits. */
 #define CLASSIC_MAX_N ((uint64_t)UINT32_MAX)
 #define MULTI_ELEM_MAX_N (((uint64_t)1 << 32) - 2 * (uint64_t)CURED_GRID_THREADS_MAX)
-#define SHUFFLE_MAX_N (((uint64_t)1 << 32) - (uint64_t)CURED_GRID_THREADS_MAX)
+#define SHUFFLE_WIDE_MAX_N (((uint64_t)1 << 32) - (uint64_t)CURED_GRID_THREADS_MAX)
 #define GRID_MAX_N ((uint64_t)1 << 62)
 
 static const cured_kernel_info catalogue[] = {
@@ -44,7 +45,9 @@ static const cured_kernel_info catalogue[] = {
     {"multi_elem", "several elements per thread (Brent): a grid sized to the GPU",
      CURED_LEVEL_BLOCK, MULTI_ELEM_MAX_N, 0},
     {"shuffle", "warp shuffles: warp -> shared memory -> warp hybrid block reduce",
-     CURED_LEVEL_BLOCK, SHUFFLE_MAX_N, 0},
+     CURED_LEVEL_BLOCK, MULTI_ELEM_MAX_N, 0},
+    {"shuffle_wide", "the wide loads added: four 16-byte loads in flight per thread",
+     CURED_LEVEL_BLOCK, SHUFFLE_WIDE_MAX_N, 0},
     {"two_pass", "grid scale: per-block partials, then one block sums them",
      CURED_LEVEL_GRID, GRID_MAX_N, 0},
     {"atomic", "grid scale: one atomicAdd per block into the result",

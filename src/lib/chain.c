@@ -47,10 +47,12 @@ static uint64_t warp_tail_tree(uint64_t block)
  *                                   upper 32 of its 64 slots hold zeros);
  *   multi_elem                      2 ceil(m / 2R) + max(t, 6): a thread's
  *                                   running sum gets two elements per trip
- *                                   of its grid-stride loop, then unrolled's
- *                                   tree;
- *   shuffle, two_pass, atomic,      ceil(m / R) + 5 + t: thread_sum
- *   single_pass                     (src/kernels/load.cuh) bounds its path
+ *                                   of its grid-stride loop
+ *                                   (multi_elem_load), then unrolled's tree;
+ *   shuffle                         2 ceil(m / 2R) + t: the same loop, then
+ *                                   block_sum's tree of depth t (below);
+ *   shuffle_wide, two_pass,         ceil(m / R) + 5 + t: thread_sum
+ *   atomic, single_pass             (src/kernels/load.cuh) bounds its path
  *                                   by ceil(m / R) + 5 (trips of 16 or 8
  *                                   values summed as a tree of depth 4 or
  *                                   3, one addition per trip into the
@@ -85,7 +87,10 @@ uint64_t cured_dispatch_chain_length(int kernel, const cured_plan *plan)
         case CURED_K_MULTI_ELEM:
             h += 2 * ceil_div(l->n, 2 * threads) + warp_tail_tree(b);
             break;
-        default: /* shuffle and the grid level: thread_sum, then block_sum */
+        case CURED_K_SHUFFLE: /* multi_elem_load, then block_sum */
+            h += 2 * ceil_div(l->n, 2 * threads) + log2_u64(b);
+            break;
+        default: /* shuffle_wide, grid level: thread_sum, then block_sum */
             h += ceil_div(l->n, threads) + 5 + log2_u64(b);
             break;
         }

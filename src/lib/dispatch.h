@@ -1,7 +1,7 @@
 /* dispatch.h - libcured's internal dispatch arithmetic, shared by the CUDA
  * launcher (run.cu), its stand-in without CUDA (run_nocuda.c) and the table.
  *
- * defines: CURED_GRID_THREADS_MAX, cured_device_shape, cured_temp_layout,
+ * defines: CURED_GRID_THREADS_MAX, cured_temp_layout,
  *          cured_dispatch_check_shape, cured_dispatch_check,
  *          cured_dispatch_plan, cured_dispatch_layout,
  *          cured_dispatch_chain_length (chain.c)
@@ -18,20 +18,13 @@
 extern "C" {
 #endif
 
-/* The most threads a grid of multi_elem, shuffle or a grid-level kernel
- * has: such grids grow with n (one trip per thread: 2 elements for
- * multi_elem, four 16-byte vectors for the others) up to filling the GPU
- * once (about 270 000 threads on an H200), and are capped here, so scratch
- * sizes can be known without a device and multi_elem's and shuffle's
- * 32-bit grid strides stay small. */
+/* The most threads a grid of multi_elem, shuffle, shuffle_wide or a
+ * grid-level kernel has: such grids grow with n (one trip per thread: 2
+ * elements for multi_elem and shuffle, four 16-byte vectors for the
+ * others) up to filling the GPU once (about 270 000 threads on an H200),
+ * and are capped here, so scratch sizes can be known without a device and
+ * the block-level kernels' 32-bit grid strides stay small. */
 #define CURED_GRID_THREADS_MAX (1u << 20)
-
-/* What the plan needs to know about a device. */
-typedef struct cured_device_shape {
-    int sm_count;           /* multiprocessors */
-    int max_threads_per_sm; /* resident threads per multiprocessor */
-    int max_blocks_per_sm;  /* resident blocks per multiprocessor */
-} cured_device_shape;
 
 /* Where the partial sums of a plan lie in the scratch space, in bytes from
  * its start; partials[1] is 0 when a plan needs one buffer or none. */

@@ -3,7 +3,7 @@
  *
  * defines: cured_dispatch_check_shape, cured_dispatch_check,
  *          cured_dispatch_plan, cured_dispatch_layout,
- *          cured_catalogue_temp_bytes
+ *          cured_catalogue_temp_bytes, cured_catalogue_plan_on
  *
  * A plan is the list of launches a call makes. Block-level kernels leave one
  * partial sum per block, so the dispatch runs the same kernel on the partial
@@ -72,6 +72,20 @@ cured_status cured_catalogue_temp_bytes(int kernel, cured_dtype dtype,
     return CURED_SUCCESS;
 }
 
+cured_status cured_catalogue_plan_on(int kernel, cured_dtype dtype, uint64_t n,
+                                     int block_size,
+                                     const cured_device_shape *device,
+                                     cured_plan *plan)
+{
+    if (plan == NULL || device == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    cured_status status = cured_dispatch_check_shape(kernel, dtype, n, block_size);
+    if (status != CURED_SUCCESS)
+        return status;
+    cured_dispatch_plan(kernel, dtype, n, block_size, device, plan);
+    return CURED_SUCCESS;
+}
+
 cured_status cured_dispatch_check(int kernel, cured_dtype dtype,
                                   const void *d_in, uint64_t n,
                                   const void *d_out, int block_size,
@@ -108,8 +122,8 @@ static uint64_t resident_blocks(const cured_device_shape *dev, int block_size)
 }
 
 /* Whether kernel `id`'s blocks loop over their input (a grid-stride loop),
- * so that one block can take any count: multi_elem, shuffle and the
- * grid-level kernels, the last five in catalogue order. */
+ * so that one block can take any count: multi_elem, shuffle, shuffle_wide
+ * and the grid-level kernels, the last six in catalogue order. */
 static int loops(cured_kernel_id id)
 {
     return id >= CURED_K_MULTI_ELEM;
@@ -117,9 +131,10 @@ static int loops(cured_kernel_id id)
 
 /* Elements one block of kernel `id` reads per trip, block_size threads of
  * elem-byte values: the tile of the fixed-tile kernels (B for divergent,
- * strided, sequential; 2B from first_add to multi_elem), and for the kernels
- * that load through thread_sum (src/kernels/load.cuh: shuffle and the
- * grid-level ones) WIDE_PER_TRIP = 4 wide vectors of 16 bytes per thread. */
+ * strided, sequential; 2B from first_add to unrolled), a trip of
+ * multi_elem_load (2B: multi_elem, shuffle), and for the kernels that load
+ * through thread_sum (src/kernels/load.cuh: shuffle_wide and the grid-level
+ * ones) WIDE_PER_TRIP = 4 wide vectors of 16 bytes per thread. */
 static uint64_t block_trip(cured_kernel_id id, int block_size, size_t elem)
 {
     uint64_t b = (uint64_t)block_size;
@@ -133,6 +148,7 @@ static uint64_t block_trip(cured_kernel_id id, int block_size, size_t elem)
     case CURED_K_UNROLL_WARP_SYNC:
     case CURED_K_UNROLLED:
     case CURED_K_MULTI_ELEM:
+    case CURED_K_SHUFFLE:
         return 2 * b;
     default:
         return 4 * (16 / elem) * b;
@@ -140,10 +156,11 @@ static uint64_t block_trip(cured_kernel_id id, int block_size, size_t elem)
 }
 
 /* Blocks of one launch of kernel `id` over n elements: one trip's worth of
- * elements per block, for the kernels that loop (multi_elem, shuffle, the
- * grid level) at most the blocks that fill the device once. Sizing those by
- * a whole trip per thread (not one element) keeps every thread's four wide
- * loads in one trip where n allows, and the partial sums few. */
+ * elements per block, for the kernels that loop (multi_elem, shuffle,
+ * shuffle_wide, the grid level) at most the blocks that fill the device
+ * once. Sizing those by a whole trip per thread (not one element) keeps
+ * every thread's four wide loads in one trip where n allows, and the
+ * partial sums few. */
 static uint64_t grid_size(cured_kernel_id id, uint64_t n, int block_size,
                           size_t elem, const cured_device_shape *dev)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "dispatch.h"
 
 static void test_integers_must_be_exact(void **state)
 {
@@ -94,7 +95,8 @@ static void test_chain_lengths(void **state)
     assert_true(small >= 8 && small < large && large < ((uint64_t)1 << 30) / 1000);
     /* the plan's own derivation, for the same plan */
     cured_plan plan;
-    cured_dispatch_plan(k, CURED_F32, (uint64_t)1 << 30, 256, &h200, &plan);
+    assert_int_equal(cured_catalogue_plan_on(k, CURED_F32, (uint64_t)1 << 30, 256, &h200,
+                                             &plan), CURED_SUCCESS);
     assert_true(large == cured_dispatch_chain_length(k, &plan));
     assert_true(bench_chain_length(k, CURED_F32, 0, 256, &h200) == 0);
     assert_true(bench_chain_length(k, CURED_F32, 1024, 100, &h200) == 0); /* refused block */

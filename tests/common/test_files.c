@@ -35,20 +35,20 @@ char *test_read_file(const char *dir, const char *name, size_t *len)
     return text;
 }
 
-ptx_module *test_parse_ptx(const char *text, size_t len, const char *name)
+cured_model_module *test_parse_ptx(const char *text, size_t len, const char *name)
 {
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, len, &err);
+    cured_model_parse_error err;
+    cured_model_module *m = cured_model_parse(text, len, &err);
     if (m == NULL)
         fail_msg("%s: line %u: %s", name, err.line, err.message);
     return m;
 }
 
-ptx_module *test_parse_ptx_file(const char *dir, const char *name)
+cured_model_module *test_parse_ptx_file(const char *dir, const char *name)
 {
     size_t len;
     char *text = test_read_file(dir, name, &len);
-    ptx_module *m = test_parse_ptx(text, len, name);
+    cured_model_module *m = test_parse_ptx(text, len, name);
     free(text);
     return m;
 }

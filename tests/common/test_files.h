@@ -22,12 +22,12 @@
  * cannot be opened or read. */
 char *test_read_file(const char *dir, const char *name, size_t *len);
 
-/* text[0..len) parsed as PTX (caller frees with ptx_module_free). Fails
+/* text[0..len) parsed as PTX (caller frees with cured_model_module_free). Fails
  * the test with "<name>: line N: <message>" when the parser rejects it. */
-ptx_module *test_parse_ptx(const char *text, size_t len, const char *name);
+cured_model_module *test_parse_ptx(const char *text, size_t len, const char *name);
 
 /* dir/name read and parsed as PTX (test_read_file, then test_parse_ptx). */
-ptx_module *test_parse_ptx_file(const char *dir, const char *name);
+cured_model_module *test_parse_ptx_file(const char *dir, const char *name);
 
 /* The 1-based line of `text` on which `at` (a pointer into it) stands. */
 uint32_t test_line_number(const char *text, const char *at);

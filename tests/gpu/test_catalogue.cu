@@ -1,14 +1,15 @@
 /* test_catalogue.cu - every catalogue kernel on the GPU, through
  * cured_catalogue_run, against a host reference on fresh random inputs.
  *
- *   test_gpu_catalogue                 the sweep: 12 kernels x 6 dtypes x n x
+ *   test_gpu_catalogue                 the sweep: 13 kernels x 6 dtypes x n x
  *                                      block sizes (seed from the clock)
  *   test_gpu_catalogue --seed S        the same sweep with seed S
  *   test_gpu_catalogue --alignment     every kernel with d_in offset by 0..3
  *                                      elements, n around the wide loads' tail
  *                                      (4k + 1 .. 4k + 3, below one vector);
  *                                      same bits at every offset
- *   test_gpu_catalogue --large         the grid-level kernels at n = 2^32 + 5
+ *   test_gpu_catalogue --large         the grid-level kernels at n = 2^32 + 5,
+ *                                      every block-level kernel at its max_n
  *                                      (17 GB of f32, filled on the device)
  *   test_gpu_catalogue --kernel NAME [--n N] [--block B] [--dtype T]
  *                      [--offset O]    one run (for compute-sanitizer), d_in
@@ -532,13 +533,11 @@ typedef struct large_job {
     cured_ref_sum f32, i32;
 } large_job;
 
-static void *sum_large(void *arg)
+/* Adds elements [begin, end) of the large input to j's two sums. */
+static void add_large(large_job *j)
 {
-    large_job *j = (large_job *)arg;
     const uint64_t CHUNK = 4096;
     float chunk[4096];
-    cured_ref_sum_init(&j->f32, CURED_F32);
-    cured_ref_sum_init(&j->i32, CURED_I32);
     for (uint64_t i = j->begin; i < j->end; i += CHUNK) {
         uint64_t count = j->end - i < CHUNK ? j->end - i : CHUNK;
         for (uint64_t k = 0; k < count; k++)
@@ -546,12 +545,59 @@ static void *sum_large(void *arg)
         cured_ref_sum_add(&j->f32, chunk, count);
         cured_ref_sum_add(&j->i32, chunk, count);
     }
+}
+
+static void *sum_large(void *arg)
+{
+    large_job *j = (large_job *)arg;
+    cured_ref_sum_init(&j->f32, CURED_F32);
+    cured_ref_sum_init(&j->i32, CURED_I32);
+    add_large(j);
     return NULL;
 }
 
+/* The large input's first n elements as a dataset of d->dtype: the sums
+ * the threads made of [0, base->end), extended to n (n >= base->end: the
+ * block level's max_n lie at most 2^21 elements below 2^32). Every partial
+ * sum is exact, so the reference's bound is 0. */
+static void large_reference(dataset *d, const large_job *base, uint64_t n)
+{
+    static large_job j; /* two sums: large for the stack */
+    j = *base;
+    j.begin = base->end;
+    j.end = n;
+    add_large(&j);
+    d->n = n;
+    d->ref = d->dtype == CURED_F32 ? j.f32 : j.i32;
+}
+
+/* The grid-level kernels at n = 2^32 + 5 (64-bit indexes past 2^32), and
+ * every block-level kernel at its max_n, the most its 32-bit indexes and
+ * grid strides take without wrapping (src/lib/catalogue.c says why), on
+ * one input of LARGE_N floats; f32, then the same bits as i32. */
 static int large(uint64_t seed)
 {
-    size_t bytes = (size_t)LARGE_N * sizeof(float);
+    enum { MAX_THREADS = 64, MAX_KERNELS = 32 };
+    if (cured_catalogue_count() > MAX_KERNELS) {
+        printf("--large: %d kernels, room for %d\n", cured_catalogue_count(), MAX_KERNELS);
+        return 1;
+    }
+    /* which kernel at which n: the grid level at 2^32 + 5, the block level
+     * at max_n; and the scratch the largest plan needs */
+    int nkernels = cured_catalogue_count();
+    uint64_t kernel_n[MAX_KERNELS];
+    static const int blocks[] = {32, 256, 1024};
+    size_t most = 0;
+    for (int k = 0; k < nkernels; k++) {
+        const cured_kernel_info *info = cured_catalogue_entry(k);
+        kernel_n[k] = info->level == CURED_LEVEL_GRID ? LARGE_N : info->max_n;
+        for (int b = 0; b < 3; b++) {
+            size_t need = 0;
+            cured_catalogue_temp_bytes(k, CURED_F32, kernel_n[k], blocks[b], &need);
+            most = need > most ? need : most;
+        }
+    }
+    size_t bytes = (size_t)LARGE_N * sizeof(float) + most;
     size_t free_bytes = 0, total = 0;
     CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total));
     if (free_bytes < bytes + ((size_t)1 << 30)) {
@@ -564,21 +610,23 @@ static int large(uint64_t seed)
     d.n = LARGE_N;
     d.kind = "large";
     cured_ref_fill fill = large_fill(seed);
-    CHECK_CUDA(cudaMalloc(&d.dev, bytes));
+    CHECK_CUDA(cudaMalloc(&d.dev, (size_t)LARGE_N * sizeof(float)));
     fill_large<<<1024, 256>>>((float *)d.dev, LARGE_N, fill);
     CHECK_CUDA(cudaGetLastError());
 
-    /* the reference, on all host cores while the device fills; the last
-     * job takes the tail past 2^32 too */
-    enum { MAX_THREADS = 64 };
+    /* the reference of [0, the smallest n a kernel takes), on all host
+     * cores while the device fills; large_reference extends it */
+    uint64_t base_n = LARGE_N;
+    for (int k = 0; k < nkernels; k++)
+        base_n = kernel_n[k] < base_n ? kernel_n[k] : base_n;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int nthreads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
     pthread_t threads[MAX_THREADS];
     static large_job jobs[MAX_THREADS];
     for (int i = 0; i < nthreads; i++) {
         jobs[i].fill = fill;
-        jobs[i].begin = LARGE_N / nthreads * i;
-        jobs[i].end = i == nthreads - 1 ? LARGE_N : LARGE_N / nthreads * (i + 1);
+        jobs[i].begin = base_n / nthreads * i;
+        jobs[i].end = i == nthreads - 1 ? base_n : base_n / nthreads * (i + 1);
         pthread_create(&threads[i], NULL, sum_large, &jobs[i]);
     }
     for (int i = 0; i < nthreads; i++) {
@@ -588,38 +636,32 @@ static int large(uint64_t seed)
             cured_ref_sum_merge(&jobs[0].i32, &jobs[i].i32);
         }
     }
+    jobs[0].end = base_n;
     CHECK_CUDA(cudaDeviceSynchronize());
+    d.dtype = CURED_F32;
+    large_reference(&d, &jobs[0], LARGE_N);
     printf("--large: n = 2^32 + 5, sum %.0f, sum|x| %.0f%s\n",
-           cured_ref_sum_double(&jobs[0].f32), cured_ref_sum_abs(&jobs[0].f32),
-           cured_ref_sum_bound(&jobs[0].f32, 1) == 0 ? ": every partial sum exact" : "");
+           cured_ref_sum_double(&d.ref), cured_ref_sum_abs(&d.ref),
+           cured_ref_sum_bound(&d.ref, 1) == 0 ? ": every partial sum exact" : "");
 
-    static const char *kernels[] = {"two_pass", "atomic", "single_pass"};
-    static const int blocks[] = {32, 256, 1024};
-    size_t most = 0;
-    for (int k = 0; k < 3; k++)
-        for (int b = 0; b < 3; b++) {
-            int kernel;
-            size_t need = 0;
-            cured_catalogue_find(kernels[k], &kernel);
-            cured_catalogue_temp_bytes(kernel, CURED_F32, LARGE_N, blocks[b], &need);
-            most = need > most ? need : most;
-        }
     harness t;
     harness_init(&t, most);
     for (int pass = 0; pass < 2; pass++) {
         d.dtype = pass == 0 ? CURED_F32 : CURED_I32; /* i32: the same bits */
-        d.ref = pass == 0 ? jobs[0].f32 : jobs[0].i32;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < nkernels; k++) {
+            const char *name = cured_catalogue_entry(k)->name;
+            large_reference(&d, &jobs[0], kernel_n[k]);
             for (int b = 0; b < 3; b++) {
-                int kernel;
                 uint64_t bits;
-                cured_catalogue_find(kernels[k], &kernel);
-                int ok = run_case(&t, kernel, &d, blocks[b], &bits);
+                int ok = run_case(&t, k, &d, blocks[b], &bits);
                 char got[64];
                 format_value(d.dtype, bits, got, sizeof got);
-                printf("%s %s dtype=%s block=%d: got %s\n", ok ? "ok" : "FAIL",
-                       kernels[k], cured_dtype_name(d.dtype), blocks[b], got);
+                printf("%s %s dtype=%s n=%llu block=%d: got %s\n", ok ? "ok" : "FAIL",
+                       name, cured_dtype_name(d.dtype), (unsigned long long)d.n,
+                       blocks[b], got);
+                fflush(stdout);
             }
+        }
     }
     harness_free(&t);
     CHECK_CUDA(cudaFree(d.dev));

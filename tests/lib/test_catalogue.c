@@ -20,8 +20,8 @@ static void test_teaching_order(void **state)
     (void)state;
     static const char *expected[] = {
         "divergent", "strided", "sequential", "first_add", "unroll_warp",
-        "unroll_warp_sync", "unrolled", "multi_elem", "shuffle", "two_pass",
-        "atomic", "single_pass",
+        "unroll_warp_sync", "unrolled", "multi_elem", "shuffle", "shuffle_wide",
+        "two_pass", "atomic", "single_pass",
     };
     int count = (int)(sizeof expected / sizeof expected[0]);
     assert_int_equal(cured_catalogue_count(), count);

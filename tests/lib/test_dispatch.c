@@ -49,6 +49,7 @@ static void test_kernel_ids_follow_the_catalogue(void **state)
         [CURED_K_UNROLLED] = "unrolled",
         [CURED_K_MULTI_ELEM] = "multi_elem",
         [CURED_K_SHUFFLE] = "shuffle",
+        [CURED_K_SHUFFLE_WIDE] = "shuffle_wide",
         [CURED_K_TWO_PASS] = "two_pass",
         [CURED_K_ATOMIC] = "atomic",
         [CURED_K_SINGLE_PASS] = "single_pass",
@@ -246,11 +247,13 @@ static void check_plan(int k, uint64_t n, int block, const cured_device_shape *d
              * that loop keep their grid's threads to the cap */
             uint64_t b = (uint64_t)l->block;
             uint64_t tile = k <= CURED_K_SEQUENTIAL ? b : 2 * b;
-            if (k == CURED_K_MULTI_ELEM || k == CURED_K_SHUFFLE) {
-                /* multi_elem's i + 2B gridDim.x, shuffle's i + B gridDim.x
-                 * in its element loop (its wide loop's indexes count 16
-                 * bytes, n / 2 + 4 B gridDim.x at most: far below) */
-                uint64_t stride = (k == CURED_K_MULTI_ELEM ? 2 : 1) * b * l->grid;
+            if (k == CURED_K_MULTI_ELEM || k == CURED_K_SHUFFLE ||
+                k == CURED_K_SHUFFLE_WIDE) {
+                /* multi_elem's and shuffle's i + 2B gridDim.x
+                 * (multi_elem_load), shuffle_wide's i + B gridDim.x in its
+                 * element loop (its wide loop's indexes count 16 bytes,
+                 * n / 2 + 4 B gridDim.x at most: far below) */
+                uint64_t stride = (k == CURED_K_SHUFFLE_WIDE ? 1 : 2) * b * l->grid;
                 assert_true(l->grid * b <= CURED_GRID_THREADS_MAX);
                 assert_true(l->n - 1 + stride <= UINT32_MAX);
             } else {
@@ -320,11 +323,22 @@ static void test_plans(void **state)
     assert_int_equal(plan.launch[1].block, 256);
     assert_int_equal(plan.launch[1].grid, 16);
     assert_int_equal(plan.launch[2].block, 256);
-    /* shuffle and the grid level: four 16-byte loads per thread per trip,
-     * so a block takes 16 B floats (8 B doubles) a trip */
+    /* shuffle has multi_elem's loads and so its plan: 1056 blocks, then
+     * one block of 1024 threads, no dynamic shared memory */
     cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 1u << 20, 256, &h200, &plan);
+    assert_int_equal(plan.launches, 2);
+    assert_int_equal(plan.launch[0].grid, 1056);
+    assert_int_equal(plan.launch[0].shared_bytes, 0);
+    assert_int_equal(plan.launch[1].grid, 1);
+    assert_int_equal(plan.launch[1].block, 1024);
+    assert_int_equal(plan.launch[1].shared_bytes, 0);
+    cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 100000, 256, &h200, &plan);
+    assert_int_equal(plan.launch[0].grid, 196); /* ceil(100000 / 512) */
+    /* shuffle_wide and the grid level: four 16-byte loads per thread per
+     * trip, so a block takes 16 B floats (8 B doubles) a trip */
+    cured_dispatch_plan(CURED_K_SHUFFLE_WIDE, CURED_F32, 1u << 20, 256, &h200, &plan);
     assert_int_equal(plan.launch[0].grid, 256);
-    cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F64, 1u << 20, 256, &h200, &plan);
+    cured_dispatch_plan(CURED_K_SHUFFLE_WIDE, CURED_F64, 1u << 20, 256, &h200, &plan);
     assert_int_equal(plan.launch[0].grid, 512);
     assert_int_equal(plan.launches, 2);
     assert_int_equal(plan.launch[1].block, 256);
@@ -332,11 +346,45 @@ static void test_plans(void **state)
     assert_int_equal(plan.launch[0].grid, 1);
     cured_dispatch_plan(CURED_K_SINGLE_PASS, CURED_I32, 5000, 64, &h200, &plan);
     assert_int_equal(plan.launch[0].grid, 5);
-    /* the seed page's case stays one block of 64 */
+    /* the lesson's case stays one block of 64 */
     cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 64, 64, &h200, &plan);
     assert_int_equal(plan.launches, 1);
     assert_int_equal(plan.launch[0].grid, 1);
     assert_int_equal(plan.launch[0].block, 64);
+    assert_int_equal(plan.launch[0].shared_bytes, 0);
+}
+
+/* The longest chain of additions (chain.c), worked out by hand from the
+ * kernels' code for plans on an H200 at B = 256 over 2^20 floats. */
+static void test_chain_lengths(void **state)
+{
+    (void)state;
+    cured_plan plan;
+    /* multi_elem: 1056 blocks, 270336 threads, ceil(2^20 / 540672) = 2
+     * trips of 2, then unrolled's tree of 8 levels (4 + 8); the last pass,
+     * 1056 values in one block of 1024: one trip of 2, 10 levels (2 + 10) */
+    cured_dispatch_plan(CURED_K_MULTI_ELEM, CURED_F32, 1u << 20, 256, &h200, &plan);
+    assert_int_equal(cured_dispatch_chain_length(CURED_K_MULTI_ELEM, &plan), 24);
+    /* shuffle: the same loads, then block_sum's tree of log2 B levels, the
+     * same depth as unrolled's for B >= 64 */
+    cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 1u << 20, 256, &h200, &plan);
+    assert_int_equal(cured_dispatch_chain_length(CURED_K_SHUFFLE, &plan), 24);
+    /* at B = 32 unrolled's last warp still takes 6 steps, block_sum 5:
+     * 2^20 over 4224 blocks of 32 (135168 threads): 4 trips of 2 */
+    cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 1u << 20, 32, &h200, &plan);
+    assert_int_equal(plan.launch[0].grid, 4224);
+    uint64_t first = 2 * 4 + 5;
+    /* then 4224 values: a pass at 1024 threads, 3 trips (2 * 3 + 10) */
+    assert_int_equal(plan.launches, 2);
+    assert_int_equal(plan.launch[1].block, 1024);
+    assert_int_equal(cured_dispatch_chain_length(CURED_K_SHUFFLE, &plan), first + 16);
+    cured_dispatch_plan(CURED_K_MULTI_ELEM, CURED_F32, 1u << 20, 32, &h200, &plan);
+    assert_int_equal(cured_dispatch_chain_length(CURED_K_MULTI_ELEM, &plan),
+                     first + 1 + 16);
+    /* shuffle_wide: 256 blocks, 65536 threads, ceil(2^20 / 65536) + 5 + 8
+     * = 29; its 256 partials in one block of 256: 1 + 5 + 8 = 14 */
+    cured_dispatch_plan(CURED_K_SHUFFLE_WIDE, CURED_F32, 1u << 20, 256, &h200, &plan);
+    assert_int_equal(cured_dispatch_chain_length(CURED_K_SHUFFLE_WIDE, &plan), 43);
 }
 
 int main(void)
@@ -351,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_temp_too_small),
         cmocka_unit_test(test_temp_bytes_values),
         cmocka_unit_test(test_plans),
+        cmocka_unit_test(test_chain_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,7 @@ static uint32_t planted_line(const char *cu, const char *marker)
     return line;
 }
 
-static ptx_module *load_module(const char *ptx)
+static cured_model_module *load_module(const char *ptx)
 {
     return test_parse_ptx_file(CHECKS_FIXTURES, ptx);
 }
@@ -63,29 +63,29 @@ typedef struct arg {
 } arg;
 
 typedef struct run {
-    const ptx_module *module;
-    model_result result;
-    model_findings checks;      /* the checks observer's findings */
-    model_memory *memory;
-    model_buffer *buffers[MAX_ARGS];
+    const cured_model_module *module;
+    cured_model_result result;
+    cured_model_findings checks;      /* the checks observer's findings */
+    cured_model_memory *memory;
+    cured_model_buffer *buffers[MAX_ARGS];
     int rc;
 } run;
 
 /* Runs `entry` of `m` as <<<grid, block>>> with args, the checks attached.
  * step_limit 0 means the default. */
-static run *run_kernel(const ptx_module *m, const char *entry, uint32_t grid,
+static run *run_kernel(const cured_model_module *m, const char *entry, uint32_t grid,
                        uint32_t block, const arg *args, int nargs, uint64_t step_limit,
                        int check_uninit_global)
 {
     run *r = calloc(1, sizeof *r);
     assert_non_null(r);
     r->module = m;
-    int fn = ptx_find_function(m, entry);
+    int fn = cured_model_find_function(m, entry);
     if (fn < 0)
         fail_msg("no entry %s", entry);
     const ptx_function *f = &m->functions[fn];
     assert_int_equal(f->nparams, nargs);
-    r->memory = model_memory_new();
+    r->memory = cured_model_memory_new();
     assert_non_null(r->memory);
     uint8_t params[256] = {0};
     assert_true(f->param_bytes <= sizeof params);
@@ -94,7 +94,7 @@ static run *run_kernel(const ptx_module *m, const char *entry, uint32_t grid,
         if (args[i].is_buffer) {
             char name[16];
             snprintf(name, sizeof name, "arg%d", i);
-            model_buffer *b = model_memory_alloc(r->memory, name, 4ull * args[i].count,
+            cured_model_buffer *b = cured_model_memory_alloc(r->memory, name, 4ull * args[i].count,
                                                  !args[i].unwritten);
             assert_non_null(b);
             if (args[i].fill)
@@ -107,29 +107,29 @@ static run *run_kernel(const ptx_module *m, const char *entry, uint32_t grid,
             memcpy(params + p->offset, &args[i].value, 4);
         }
     }
-    model_checks *checks = model_checks_new(&r->checks);
+    cured_model_checks *checks = cured_model_checks_new(&r->checks);
     assert_non_null(checks);
-    model_observer obs = model_checks_observer(checks);
-    model_launch launch = {
+    cured_model_observer obs = cured_model_checks_observer(checks);
+    cured_model_launch launch = {
         .module = m, .function = fn, .grid = {grid, 1, 1}, .block = {block, 1, 1},
         .params = params, .params_size = (size_t)f->param_bytes, .memory = r->memory,
         .step_limit = step_limit, .observers = &obs, .nobservers = 1,
         .check_uninit_global = check_uninit_global};
-    r->rc = model_run(&launch, &r->result);
-    model_checks_free(checks);
+    r->rc = cured_model_run(&launch, &r->result);
+    cured_model_checks_free(checks);
     return r;
 }
 
 static void run_free(run *r)
 {
-    model_findings_clear(&r->result.findings);
-    model_findings_clear(&r->checks);
-    model_memory_free(r->memory);
+    cured_model_findings_clear(&r->result.findings);
+    cured_model_findings_clear(&r->checks);
+    cured_model_memory_free(r->memory);
     free(r);
 }
 
 /* Every finding of the run, the interpreter's then the checks', in *n. */
-static const model_finding *finding_at(const run *r, int i)
+static const cured_model_finding *finding_at(const run *r, int i)
 {
     if (i < r->result.findings.count)
         return &r->result.findings.items[i];
@@ -145,15 +145,15 @@ static int nfindings(const run *r)
 static void print_findings(const run *r)
 {
     for (int i = 0; i < nfindings(r); i++) {
-        const model_finding *f = finding_at(r, i);
+        const cured_model_finding *f = finding_at(r, i);
         print_message("  finding: %s, line %u, thread (%u,%u,%u), block %u: %s\n",
-                      model_finding_kind_name(f->kind), f->src_line, f->thread[0],
+                      cured_model_finding_kind_name(f->kind), f->src_line, f->thread[0],
                       f->thread[1], f->thread[2], f->block[0], f->message);
     }
 }
 
 /* The first finding of `kind`, or NULL. */
-static const model_finding *find_kind(const run *r, model_finding_kind kind)
+static const cured_model_finding *find_kind(const run *r, cured_model_finding_kind kind)
 {
     for (int i = 0; i < nfindings(r); i++)
         if (finding_at(r, i)->kind == kind)
@@ -164,11 +164,11 @@ static const model_finding *find_kind(const run *r, model_finding_kind kind)
 /* Whether finding f is on .cu line `line`: its own source line, or, for an
  * instruction inlined from a CUDA header (a shuffle intrinsic), the kernel
  * line it was inlined at. */
-static int on_line(const run *r, const model_finding *f, uint32_t line)
+static int on_line(const run *r, const cured_model_finding *f, uint32_t line)
 {
     if (f->src_line == line)
         return 1;
-    const ptx_module *m = r->module;
+    const cured_model_module *m = r->module;
     if (f->function < 0 || f->function >= m->nfunctions || f->pc < 0 ||
         f->pc >= m->functions[f->function].ncode)
         return 0;
@@ -176,12 +176,12 @@ static int on_line(const run *r, const model_finding *f, uint32_t line)
 }
 
 /* Asserts the run has a finding of `kind` on source line `line`. */
-static void expect_finding(const run *r, model_finding_kind kind, uint32_t line)
+static void expect_finding(const run *r, cured_model_finding_kind kind, uint32_t line)
 {
-    const model_finding *f = find_kind(r, kind);
+    const cured_model_finding *f = find_kind(r, kind);
     if (f == NULL || !on_line(r, f, line)) {
         print_findings(r);
-        fail_msg("expected a '%s' finding on line %u", model_finding_kind_name(kind), line);
+        fail_msg("expected a '%s' finding on line %u", cured_model_finding_kind_name(kind), line);
     }
 }
 
@@ -221,29 +221,29 @@ static float *counting(uint32_t n)
 static void test_oob_global_store(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("oob.ptx");
+    cured_model_module *m = load_module("oob.ptx");
     arg args[] = {BUF(64), INT(64)};
     run *r = run_kernel(m, "store_unguarded", 1, 65, args, 2, 0, 0);
-    expect_finding(r, MODEL_FIND_OOB_GLOBAL, planted_line("oob.cu", "oob-global"));
-    assert_int_equal(find_kind(r, MODEL_FIND_OOB_GLOBAL)->thread[0], 64);
+    expect_finding(r, CURED_MODEL_FIND_OOB_GLOBAL, planted_line("oob.cu", "oob-global"));
+    assert_int_equal(find_kind(r, CURED_MODEL_FIND_OOB_GLOBAL)->thread[0], 64);
     run_free(r);
 
     r = run_kernel(m, "store_guarded", 1, 65, args, 2, 0, 0);
     expect_silent(r);
     assert_true(floats(r, 0)[0] == 1.0f && floats(r, 0)[63] == 1.0f);
     run_free(r);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void test_oob_shared_read(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("oob.ptx");
+    cured_model_module *m = load_module("oob.ptx");
     float *in = counting(32);
     arg args[] = {BUF_FILL(32, in), BUF(32)};
     run *r = run_kernel(m, "shift_unwrapped", 1, 32, args, 2, 0, 0);
-    expect_finding(r, MODEL_FIND_OOB_SHARED, planted_line("oob.cu", "oob-shared"));
-    assert_int_equal(find_kind(r, MODEL_FIND_OOB_SHARED)->thread[0], 31);
+    expect_finding(r, CURED_MODEL_FIND_OOB_SHARED, planted_line("oob.cu", "oob-shared"));
+    assert_int_equal(find_kind(r, CURED_MODEL_FIND_OOB_SHARED)->thread[0], 31);
     run_free(r);
 
     r = run_kernel(m, "shift_wrapped", 1, 32, args, 2, 0, 0);
@@ -251,7 +251,7 @@ static void test_oob_shared_read(void **state)
     assert_true(floats(r, 1)[0] == 2.0f && floats(r, 1)[31] == 1.0f);
     run_free(r);
     free(in);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 // ----------------------------------------------------------------------------
@@ -260,13 +260,13 @@ static void test_oob_shared_read(void **state)
 static void test_race_missing_barrier(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("race.ptx");
+    cured_model_module *m = load_module("race.ptx");
     float *in = counting(64);
     arg args[] = {BUF_FILL(64, in), BUF(64)};
     run *r = run_kernel(m, "reverse_no_barrier", 1, 64, args, 2, 0, 0);
     uint32_t wline = planted_line("race.cu", "race-write");
     uint32_t rline = planted_line("race.cu", "race-read");
-    const model_finding *f = find_kind(r, MODEL_FIND_RACE_SHARED);
+    const cured_model_finding *f = find_kind(r, CURED_MODEL_FIND_RACE_SHARED);
     if (f == NULL)
         print_findings(r);
     assert_non_null(f);
@@ -278,8 +278,8 @@ static void test_race_missing_barrier(void **state)
     assert_non_null(strstr(f->message, other));
     assert_non_null(strstr(f->message, "(no __syncthreads between)"));
     for (int i = 0; i < nfindings(r); i++) /* nothing else but what the race causes */
-        assert_true(finding_at(r, i)->kind == MODEL_FIND_RACE_SHARED ||
-                    finding_at(r, i)->kind == MODEL_FIND_UNINIT_SHARED);
+        assert_true(finding_at(r, i)->kind == CURED_MODEL_FIND_RACE_SHARED ||
+                    finding_at(r, i)->kind == CURED_MODEL_FIND_UNINIT_SHARED);
     run_free(r);
 
     r = run_kernel(m, "reverse_barrier", 1, 64, args, 2, 0, 0);
@@ -287,44 +287,44 @@ static void test_race_missing_barrier(void **state)
     assert_true(floats(r, 1)[0] == 64.0f && floats(r, 1)[63] == 1.0f);
     run_free(r);
     free(in);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void test_unroll_warp_without_syncwarp(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("unroll_warp.ptx");
+    cured_model_module *m = load_module("unroll_warp.ptx");
     float *in = counting(64);
     arg args[] = {BUF_FILL(64, in), BUF(1)};
     run *r = run_kernel(m, "unroll_warp_unsafe", 1, 64, args, 2, 0, 0);
     uint32_t line = planted_line("unroll_warp.cu", "unroll-race");
-    expect_finding(r, MODEL_FIND_RACE_SHARED, line);
-    const model_finding *f = find_kind(r, MODEL_FIND_RACE_SHARED);
+    expect_finding(r, CURED_MODEL_FIND_RACE_SHARED, line);
+    const cured_model_finding *f = find_kind(r, CURED_MODEL_FIND_RACE_SHARED);
     assert_non_null(strstr(f->message, "(no __syncwarp between)"));
     for (int i = 0; i < nfindings(r); i++) { /* every step after the first races */
-        const model_finding *g = finding_at(r, i);
-        assert_int_equal(g->kind, MODEL_FIND_RACE_SHARED);
+        const cured_model_finding *g = finding_at(r, i);
+        assert_int_equal(g->kind, CURED_MODEL_FIND_RACE_SHARED);
         assert_true(g->src_line >= line && g->src_line <= line + 4);
     }
     /* lock-step in the model, so the sum still comes out right: the bug is
      * that nothing promises it on a GPU */
     assert_true(floats(r, 1)[0] == 2080.0f);
     run_free(r);
-    ptx_module_free(m);
+    cured_model_module_free(m);
     free(in);
 }
 
 static void test_unroll_warp_with_syncwarp(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("unroll_warp.ptx");
+    cured_model_module *m = load_module("unroll_warp.ptx");
     float *in = counting(64);
     arg args[] = {BUF_FILL(64, in), BUF(1)};
     run *r = run_kernel(m, "unroll_warp_synced", 1, 64, args, 2, 0, 0);
     expect_silent(r);
     assert_true(floats(r, 1)[0] == 2080.0f);
     run_free(r);
-    ptx_module_free(m);
+    cured_model_module_free(m);
     free(in);
 }
 
@@ -334,12 +334,12 @@ static void test_unroll_warp_with_syncwarp(void **state)
 static void test_bad_mask_partial_warp(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("bad_mask.ptx");
+    cured_model_module *m = load_module("bad_mask.ptx");
     float *in = counting(48);
     arg args[] = {BUF_FILL(48, in), BUF(48)};
     run *r = run_kernel(m, "shfl_full_mask", 1, 48, args, 2, 0, 0);
-    expect_finding(r, MODEL_FIND_BAD_MASK, planted_line("bad_mask.cu", "bad-mask"));
-    assert_int_equal(find_kind(r, MODEL_FIND_BAD_MASK)->thread[0], 32);
+    expect_finding(r, CURED_MODEL_FIND_BAD_MASK, planted_line("bad_mask.cu", "bad-mask"));
+    assert_int_equal(find_kind(r, CURED_MODEL_FIND_BAD_MASK)->thread[0], 32);
     run_free(r);
 
     r = run_kernel(m, "shfl_lane_mask", 1, 48, args, 2, 0, 0);
@@ -348,17 +348,17 @@ static void test_bad_mask_partial_warp(void **state)
     assert_true(floats(r, 1)[32] == 33.0f + 41.0f); /* lane 0 + lane 8 of warp 1 */
     run_free(r);
     free(in);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void test_barrier_not_reached_by_all(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("control.ptx");
+    cured_model_module *m = load_module("control.ptx");
     float *in = counting(64);
     arg args[] = {BUF_FILL(64, in), BUF(64)};
     run *r = run_kernel(m, "barrier_in_branch", 1, 64, args, 2, 0, 0);
-    expect_finding(r, MODEL_FIND_BARRIER_DIVERGENCE,
+    expect_finding(r, CURED_MODEL_FIND_BARRIER_DIVERGENCE,
                    planted_line("control.cu", "barrier-divergence"));
     run_free(r);
 
@@ -367,17 +367,17 @@ static void test_barrier_not_reached_by_all(void **state)
     assert_true(floats(r, 1)[0] == 64.0f);
     run_free(r);
     free(in);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void test_endless_loop_hits_step_limit(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("control.ptx");
+    cured_model_module *m = load_module("control.ptx");
     int32_t zero = 0, one = 1;
     arg spin[] = {BUF_FILL(1, &zero), BUF(32)};
     run *r = run_kernel(m, "spin_on_flag", 1, 32, spin, 2, 10000, 0);
-    expect_finding(r, MODEL_FIND_STEP_LIMIT, planted_line("control.cu", "step-limit"));
+    expect_finding(r, CURED_MODEL_FIND_STEP_LIMIT, planted_line("control.cu", "step-limit"));
     assert_int_equal(r->result.completed, 0);
     assert_true(r->result.warp_instructions <= 10000 + 64);
     run_free(r);
@@ -387,7 +387,7 @@ static void test_endless_loop_hits_step_limit(void **state)
     expect_silent(r);
     assert_int_equal(((const int32_t *)r->buffers[1]->data)[31], 1);
     run_free(r);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 // ----------------------------------------------------------------------------
@@ -396,12 +396,12 @@ static void test_endless_loop_hits_step_limit(void **state)
 static void test_read_of_unwritten_shared(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("uninit.ptx");
+    cured_model_module *m = load_module("uninit.ptx");
     float *in = counting(64);
     arg args[] = {BUF_FILL(64, in), BUF(64)};
     run *r = run_kernel(m, "shared_half_written", 1, 64, args, 2, 0, 0);
-    expect_finding(r, MODEL_FIND_UNINIT_SHARED, planted_line("uninit.cu", "uninit-shared"));
-    assert_int_equal(find_kind(r, MODEL_FIND_UNINIT_SHARED)->thread[0], 32);
+    expect_finding(r, CURED_MODEL_FIND_UNINIT_SHARED, planted_line("uninit.cu", "uninit-shared"));
+    assert_int_equal(find_kind(r, CURED_MODEL_FIND_UNINIT_SHARED)->thread[0], 32);
     assert_int_equal(nfindings(r), 1);
     run_free(r);
 
@@ -410,18 +410,18 @@ static void test_read_of_unwritten_shared(void **state)
     assert_true(floats(r, 1)[63] == 64.0f);
     run_free(r);
     free(in);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void test_read_of_unwritten_global(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("uninit.ptx");
+    cured_model_module *m = load_module("uninit.ptx");
     float *in = counting(32);
     arg args[] = {BUF_FILL(32, in), BUF_UNWRITTEN(32)};
     run *r = run_kernel(m, "accumulate_unwritten", 1, 32, args, 2, 0, 1);
-    expect_finding(r, MODEL_FIND_UNINIT_GLOBAL, planted_line("uninit.cu", "uninit-global"));
-    assert_int_equal(find_kind(r, MODEL_FIND_UNINIT_GLOBAL)->thread[0], 0);
+    expect_finding(r, CURED_MODEL_FIND_UNINIT_GLOBAL, planted_line("uninit.cu", "uninit-global"));
+    assert_int_equal(find_kind(r, CURED_MODEL_FIND_UNINIT_GLOBAL)->thread[0], 0);
     assert_int_equal(nfindings(r), 1);
     run_free(r);
 
@@ -434,16 +434,16 @@ static void test_read_of_unwritten_global(void **state)
     assert_true(floats(r, 1)[31] == 32.0f);
     run_free(r);
     free(in);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void test_atomic_on_unwritten_global(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("uninit.ptx");
+    cured_model_module *m = load_module("uninit.ptx");
     arg unwritten[] = {BUF_UNWRITTEN(1)};
     run *r = run_kernel(m, "count_threads", 1, 64, unwritten, 1, 0, 1);
-    expect_finding(r, MODEL_FIND_UNINIT_GLOBAL, planted_line("uninit.cu", "uninit-atomic"));
+    expect_finding(r, CURED_MODEL_FIND_UNINIT_GLOBAL, planted_line("uninit.cu", "uninit-atomic"));
     assert_int_equal(nfindings(r), 1);
     assert_int_equal(((const int32_t *)r->buffers[0]->data)[0], 64);
     run_free(r);
@@ -453,7 +453,7 @@ static void test_atomic_on_unwritten_global(void **state)
     expect_silent(r);
     assert_int_equal(((const int32_t *)r->buffers[0]->data)[0], 64);
     run_free(r);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 // ----------------------------------------------------------------------------
@@ -462,7 +462,7 @@ static void test_atomic_on_unwritten_global(void **state)
 static void test_sum_sequential_is_clean(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("sums.ptx");
+    cured_model_module *m = load_module("sums.ptx");
     float *in = counting(512);
     arg args[] = {BUF_FILL(512, in), BUF(2)};
     run *r = run_kernel(m, "sum_sequential", 2, 256, args, 2, 0, 1);
@@ -471,13 +471,13 @@ static void test_sum_sequential_is_clean(void **state)
     assert_true(floats(r, 1)[1] == 98432.0f);  /* 257 + ... + 512 */
     run_free(r);
     free(in);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 static void test_sum_shuffle_is_clean(void **state)
 {
     (void)state;
-    ptx_module *m = load_module("sums.ptx");
+    cured_model_module *m = load_module("sums.ptx");
     float *in = counting(240);
     arg args[] = {BUF_FILL(240, in), BUF(3), INT(230)};
     /* 80-thread blocks: the last warp of each has 16 lanes; n = 230 leaves
@@ -489,7 +489,7 @@ static void test_sum_shuffle_is_clean(void **state)
     assert_true(floats(r, 1)[2] == 13685.0f);  /* 161 + ... + 230 */
     run_free(r);
     free(in);
-    ptx_module_free(m);
+    cured_model_module_free(m);
 }
 
 int main(void)

@@ -8,6 +8,7 @@
  * on line 100 + pc of "k.cu", so messages and findings name known lines.
  */
 #include "checks.h"
+#include "ptx.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,14 +26,14 @@
 // one warp instruction each.
 
 typedef struct harness {
-    ptx_module module;
+    cured_model_module module;
     ptx_function function;
     ptx_instr code[NCODE];
     char *files[2];
-    model_findings findings;
-    model_checks *checks;
-    model_observer obs;
-    model_launch launch;
+    cured_model_findings findings;
+    cured_model_checks *checks;
+    cured_model_observer obs;
+    cured_model_launch launch;
     uint32_t threads;
 } harness;
 
@@ -59,13 +60,13 @@ static harness *harness_new(uint32_t threads, uint32_t bx)
     h->module.nfunctions = 1;
     h->module.files = h->files;
     h->module.nfiles = 2;
-    h->checks = model_checks_new(&h->findings);
+    h->checks = cured_model_checks_new(&h->findings);
     assert_non_null(h->checks);
-    h->obs = model_checks_observer(h->checks);
+    h->obs = cured_model_checks_observer(h->checks);
     h->launch.module = &h->module;
     h->launch.function = 0;
-    h->launch.grid = (model_dim3){2, 1, 1};
-    h->launch.block = (model_dim3){bx, threads / bx, 1};
+    h->launch.grid = (cured_model_dim3){2, 1, 1};
+    h->launch.block = (cured_model_dim3){bx, threads / bx, 1};
     h->threads = threads;
     h->obs.launch_begin(h->obs.ctx, &h->launch);
     h->obs.block_begin(h->obs.ctx, 0, threads);
@@ -74,15 +75,15 @@ static harness *harness_new(uint32_t threads, uint32_t bx)
 
 static void harness_free(harness *h)
 {
-    model_checks_free(h->checks);
-    model_findings_clear(&h->findings);
+    cured_model_checks_free(h->checks);
+    cured_model_findings_clear(&h->findings);
     free(h);
 }
 
-static model_event event_at(harness *h, uint32_t block, uint32_t warp, int pc,
+static cured_model_event event_at(harness *h, uint32_t block, uint32_t warp, int pc,
                             uint32_t active)
 {
-    model_event e = {.module = &h->module, .function = 0, .pc = pc,
+    cured_model_event e = {.module = &h->module, .function = 0, .pc = pc,
                      .ins = &h->code[pc], .block = block, .warp = warp,
                      .present = 0xffffffffu, .active = active,
                      .guard_true = active};
@@ -92,21 +93,21 @@ static model_event event_at(harness *h, uint32_t block, uint32_t warp, int pc,
 /* Warp `warp` of block `block` issues instruction pc: a shared access of
  * `size` bytes by the lanes of `mask`, lane l at offset base + l * stride. */
 static void shared_in(harness *h, uint32_t block, uint32_t warp, int pc,
-                      model_access_kind kind, uint32_t mask, uint64_t base,
+                      cured_model_access_kind kind, uint32_t mask, uint64_t base,
                       uint64_t stride, uint8_t size)
 {
-    h->code[pc].op = kind == MODEL_LOAD ? PTX_OP_LD : kind == MODEL_STORE ? PTX_OP_ST
+    h->code[pc].op = kind == CURED_MODEL_LOAD ? PTX_OP_LD : kind == CURED_MODEL_STORE ? PTX_OP_ST
                                                                            : PTX_OP_ATOM;
-    model_event e = event_at(h, block, warp, pc, mask);
+    cured_model_event e = event_at(h, block, warp, pc, mask);
     h->obs.instr(h->obs.ctx, &e);
-    model_access a = {.event = &e, .space = PTX_S_SHARED, .kind = (uint8_t)kind,
+    cured_model_access a = {.event = &e, .space = PTX_S_SHARED, .kind = (uint8_t)kind,
                       .size = size, .elem_size = size, .mask = mask};
     for (int l = 0; l < 32; l++)
         a.addr[l] = base + (uint64_t)l * stride;
     h->obs.access(h->obs.ctx, &a);
 }
 
-static void shared(harness *h, uint32_t warp, int pc, model_access_kind kind,
+static void shared(harness *h, uint32_t warp, int pc, cured_model_access_kind kind,
                    uint32_t mask, uint64_t base, uint64_t stride, uint8_t size)
 {
     shared_in(h, 0, warp, pc, kind, mask, base, stride, size);
@@ -117,7 +118,7 @@ static void barrier(harness *h, int pc)
 {
     h->code[pc].op = PTX_OP_BAR;
     uint32_t nwarps = (h->threads + 31) / 32;
-    model_event e;
+    cured_model_event e;
     for (uint32_t w = 0; w < nwarps; w++) {
         e = event_at(h, 0, w, pc, 0xffffffffu);
         h->obs.instr(h->obs.ctx, &e);
@@ -129,7 +130,7 @@ static void barrier(harness *h, int pc)
 static void warp_op(harness *h, uint32_t warp, int pc, ptx_opcode op, uint32_t mask)
 {
     h->code[pc].op = op;
-    model_event e = event_at(h, 0, warp, pc, mask);
+    cured_model_event e = event_at(h, 0, warp, pc, mask);
     h->obs.instr(h->obs.ctx, &e);
     h->obs.warp_sync(h->obs.ctx, &e, mask);
 }
@@ -142,7 +143,7 @@ static void syncwarp(harness *h, uint32_t warp, int pc, uint32_t mask)
 #define LANE(l) (1u << (l))
 
 /* The number of findings of `kind`. */
-static int count_kind(const harness *h, model_finding_kind kind)
+static int count_kind(const harness *h, cured_model_finding_kind kind)
 {
     int n = 0;
     for (int i = 0; i < h->findings.count; i++)
@@ -151,7 +152,7 @@ static int count_kind(const harness *h, model_finding_kind kind)
 }
 
 /* The first finding of `kind` (fails the test when there is none). */
-static const model_finding *first_kind(const harness *h, model_finding_kind kind)
+static const cured_model_finding *first_kind(const harness *h, cured_model_finding_kind kind)
 {
     for (int i = 0; i < h->findings.count; i++)
         if (h->findings.items[i].kind == kind)
@@ -167,11 +168,11 @@ static void test_write_then_read_other_warp_races(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 1, 3, MODEL_STORE, LANE(31), 0, 0, 4);     /* thread 63 writes s[0] */
-    shared(h, 0, 4, MODEL_LOAD, LANE(0), 0, 0, 4);       /* thread 0 reads it */
+    shared(h, 1, 3, CURED_MODEL_STORE, LANE(31), 0, 0, 4);     /* thread 63 writes s[0] */
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(0), 0, 0, 4);       /* thread 0 reads it */
     assert_int_equal(h->findings.count, 1);
-    const model_finding *f = first_kind(h, MODEL_FIND_RACE_SHARED);
-    assert_int_equal(f->severity, MODEL_HAZARD);
+    const cured_model_finding *f = first_kind(h, CURED_MODEL_FIND_RACE_SHARED);
+    assert_int_equal(f->severity, CURED_MODEL_HAZARD);
     assert_int_equal(f->pc, 4);
     assert_int_equal(f->src_line, 104);
     assert_int_equal(f->src_file, 1);
@@ -188,11 +189,11 @@ static void test_barrier_orders_warps(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 1, 3, MODEL_STORE, 0xffffffffu, 128, 4, 4); /* s[32 + l] = ... */
+    shared(h, 1, 3, CURED_MODEL_STORE, 0xffffffffu, 128, 4, 4); /* s[32 + l] = ... */
     barrier(h, 5);
-    shared(h, 0, 6, MODEL_LOAD, 0xffffffffu, 128, 4, 4);  /* ... = s[32 + l] */
+    shared(h, 0, 6, CURED_MODEL_LOAD, 0xffffffffu, 128, 4, 4);  /* ... = s[32 + l] */
     barrier(h, 7);
-    shared(h, 1, 8, MODEL_STORE, 0xffffffffu, 128, 4, 4); /* overwrite: WAR ordered */
+    shared(h, 1, 8, CURED_MODEL_STORE, 0xffffffffu, 128, 4, 4); /* overwrite: WAR ordered */
     assert_int_equal(h->findings.count, 0);
     harness_free(h);
 }
@@ -201,12 +202,12 @@ static void test_read_then_write_other_warp_races(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 0, 2, MODEL_STORE, LANE(5), 20, 0, 4);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(5), 20, 0, 4);
     barrier(h, 3);
-    shared(h, 0, 4, MODEL_LOAD, LANE(0), 20, 0, 4);       /* thread 0 reads s[5] */
-    shared(h, 1, 5, MODEL_STORE, LANE(8), 20, 0, 4);      /* thread 40 writes it */
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
-    const model_finding *f = first_kind(h, MODEL_FIND_RACE_SHARED);
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(0), 20, 0, 4);       /* thread 0 reads s[5] */
+    shared(h, 1, 5, CURED_MODEL_STORE, LANE(8), 20, 0, 4);      /* thread 40 writes it */
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
+    const cured_model_finding *f = first_kind(h, CURED_MODEL_FIND_RACE_SHARED);
     assert_int_equal(f->pc, 5);
     assert_int_equal(f->thread[0], 40);
     assert_string_equal(f->message, "write by thread (40,0,0) at k.cu:105 races with read "
@@ -218,10 +219,10 @@ static void test_write_write_other_warp_races(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 0, 2, MODEL_STORE, LANE(0), 0, 0, 4);
-    shared(h, 1, 3, MODEL_STORE, LANE(0), 0, 0, 4);
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
-    assert_int_equal(first_kind(h, MODEL_FIND_RACE_SHARED)->thread[0], 32);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(0), 0, 0, 4);
+    shared(h, 1, 3, CURED_MODEL_STORE, LANE(0), 0, 0, 4);
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
+    assert_int_equal(first_kind(h, CURED_MODEL_FIND_RACE_SHARED)->thread[0], 32);
     harness_free(h);
 }
 
@@ -229,10 +230,10 @@ static void test_reads_do_not_race(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 0, 2, MODEL_STORE, LANE(0), 0, 0, 4);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(0), 0, 0, 4);
     barrier(h, 3);
-    shared(h, 0, 4, MODEL_LOAD, 0xffffffffu, 0, 0, 4);   /* every thread reads s[0] */
-    shared(h, 1, 4, MODEL_LOAD, 0xffffffffu, 0, 0, 4);
+    shared(h, 0, 4, CURED_MODEL_LOAD, 0xffffffffu, 0, 0, 4);   /* every thread reads s[0] */
+    shared(h, 1, 4, CURED_MODEL_LOAD, 0xffffffffu, 0, 0, 4);
     assert_int_equal(h->findings.count, 0);
     harness_free(h);
 }
@@ -244,10 +245,10 @@ static void test_same_warp_needs_syncwarp(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 2, MODEL_STORE, LANE(1), 4, 0, 4);       /* lane 1 writes s[1] */
-    shared(h, 0, 3, MODEL_LOAD, LANE(0), 4, 0, 4);        /* lane 0 reads it */
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
-    assert_string_equal(first_kind(h, MODEL_FIND_RACE_SHARED)->message,
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(1), 4, 0, 4);       /* lane 1 writes s[1] */
+    shared(h, 0, 3, CURED_MODEL_LOAD, LANE(0), 4, 0, 4);        /* lane 0 reads it */
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
+    assert_string_equal(first_kind(h, CURED_MODEL_FIND_RACE_SHARED)->message,
                         "read by thread (0,0,0) at k.cu:103 races with write by thread "
                         "(1,0,0) at k.cu:102 (no __syncwarp between)");
     harness_free(h);
@@ -257,9 +258,9 @@ static void test_syncwarp_orders_lanes(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 2, MODEL_STORE, LANE(1), 4, 0, 4);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(1), 4, 0, 4);
     syncwarp(h, 0, 3, 0xffffffffu);
-    shared(h, 0, 4, MODEL_LOAD, LANE(0), 4, 0, 4);
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(0), 4, 0, 4);
     assert_int_equal(h->findings.count, 0);
     harness_free(h);
 }
@@ -268,10 +269,10 @@ static void test_syncwarp_without_the_writer_does_not_order(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 2, MODEL_STORE, LANE(1), 4, 0, 4);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(1), 4, 0, 4);
     syncwarp(h, 0, 3, LANE(0) | LANE(2));                 /* lane 1 not in it */
-    shared(h, 0, 4, MODEL_LOAD, LANE(0), 4, 0, 4);
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(0), 4, 0, 4);
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
     harness_free(h);
 }
 
@@ -280,9 +281,9 @@ static void test_syncwarp_before_the_write_does_not_order(void **state)
     (void)state;
     harness *h = harness_new(32, 32);
     syncwarp(h, 0, 1, 0xffffffffu);
-    shared(h, 0, 2, MODEL_STORE, LANE(1), 4, 0, 4);
-    shared(h, 0, 3, MODEL_LOAD, LANE(0), 4, 0, 4);
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(1), 4, 0, 4);
+    shared(h, 0, 3, CURED_MODEL_LOAD, LANE(0), 4, 0, 4);
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
     harness_free(h);
 }
 
@@ -290,10 +291,10 @@ static void test_syncwarp_orders_through_a_third_lane(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 2, MODEL_STORE, LANE(1), 4, 0, 4);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(1), 4, 0, 4);
     syncwarp(h, 0, 3, LANE(1) | LANE(2));
     syncwarp(h, 0, 4, LANE(2) | LANE(0));
-    shared(h, 0, 5, MODEL_LOAD, LANE(0), 4, 0, 4);
+    shared(h, 0, 5, CURED_MODEL_LOAD, LANE(0), 4, 0, 4);
     assert_int_equal(h->findings.count, 0);
     harness_free(h);
 }
@@ -302,11 +303,11 @@ static void test_syncwarp_does_not_order_other_warps(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 1, 2, MODEL_STORE, LANE(0), 4, 0, 4);       /* thread 32 */
+    shared(h, 1, 2, CURED_MODEL_STORE, LANE(0), 4, 0, 4);       /* thread 32 */
     syncwarp(h, 0, 3, 0xffffffffu);
     syncwarp(h, 1, 3, 0xffffffffu);
-    shared(h, 0, 4, MODEL_LOAD, LANE(0), 4, 0, 4);        /* thread 0 */
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(0), 4, 0, 4);        /* thread 0 */
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
     harness_free(h);
 }
 
@@ -314,9 +315,9 @@ static void test_one_instruction_does_not_race_with_itself(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 2, MODEL_STORE, 0xffffffffu, 0, 0, 4);   /* all lanes write s[0] */
+    shared(h, 0, 2, CURED_MODEL_STORE, 0xffffffffu, 0, 0, 4);   /* all lanes write s[0] */
     syncwarp(h, 0, 3, 0xffffffffu);
-    shared(h, 0, 4, MODEL_LOAD, 0xffffffffu, 0, 0, 4);    /* all lanes read s[0] */
+    shared(h, 0, 4, CURED_MODEL_LOAD, 0xffffffffu, 0, 0, 4);    /* all lanes read s[0] */
     assert_int_equal(h->findings.count, 0);
     harness_free(h);
 }
@@ -325,10 +326,10 @@ static void test_every_writer_of_one_instruction_counts(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 2, MODEL_STORE, LANE(3) | LANE(7), 0, 0, 4); /* both write s[0] */
-    shared(h, 0, 3, MODEL_LOAD, LANE(7), 0, 0, 4);        /* lane 3's write unordered */
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
-    assert_string_equal(first_kind(h, MODEL_FIND_RACE_SHARED)->message,
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(3) | LANE(7), 0, 0, 4); /* both write s[0] */
+    shared(h, 0, 3, CURED_MODEL_LOAD, LANE(7), 0, 0, 4);        /* lane 3's write unordered */
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
+    assert_string_equal(first_kind(h, CURED_MODEL_FIND_RACE_SHARED)->message,
                         "read by thread (7,0,0) at k.cu:103 races with write by thread "
                         "(3,0,0) at k.cu:102 (no __syncwarp between)");
     harness_free(h);
@@ -338,17 +339,17 @@ static void test_shuffle_does_not_order_memory_by_default(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 2, MODEL_STORE, LANE(1), 4, 0, 4);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(1), 4, 0, 4);
     warp_op(h, 0, 3, PTX_OP_SHFL, 0xffffffffu);
-    shared(h, 0, 4, MODEL_LOAD, LANE(0), 4, 0, 4);
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(0), 4, 0, 4);
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
     harness_free(h);
 
     h = harness_new(32, 32);
-    model_checks_set_warp_ops_sync(h->checks, 1);
-    shared(h, 0, 2, MODEL_STORE, LANE(1), 4, 0, 4);
+    cured_model_checks_set_warp_ops_sync(h->checks, 1);
+    shared(h, 0, 2, CURED_MODEL_STORE, LANE(1), 4, 0, 4);
     warp_op(h, 0, 3, PTX_OP_SHFL, 0xffffffffu);
-    shared(h, 0, 4, MODEL_LOAD, LANE(0), 4, 0, 4);
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(0), 4, 0, 4);
     assert_int_equal(h->findings.count, 0);
     harness_free(h);
 }
@@ -359,33 +360,33 @@ static void test_shuffle_does_not_order_memory_by_default(void **state)
  * load from the next store and every store from the next load. */
 static void unroll_step(harness *h, int sync)
 {
-    shared(h, 0, 10, MODEL_STORE, 0xffffffffu, 0, 4, 4); /* previous step's store */
+    shared(h, 0, 10, CURED_MODEL_STORE, 0xffffffffu, 0, 4, 4); /* previous step's store */
     if (sync)
         syncwarp(h, 0, 11, 0xffffffffu);
-    shared(h, 0, 12, MODEL_LOAD, 0xffffffffu, 0, 4, 4);  /* s[l] */
-    shared(h, 0, 13, MODEL_LOAD, 0xffffffffu, 64, 4, 4); /* s[l + 16] */
+    shared(h, 0, 12, CURED_MODEL_LOAD, 0xffffffffu, 0, 4, 4);  /* s[l] */
+    shared(h, 0, 13, CURED_MODEL_LOAD, 0xffffffffu, 64, 4, 4); /* s[l + 16] */
     if (sync)
         syncwarp(h, 0, 14, 0xffffffffu);
-    shared(h, 0, 15, MODEL_STORE, 0xffffffffu, 0, 4, 4);
+    shared(h, 0, 15, CURED_MODEL_STORE, 0xffffffffu, 0, 4, 4);
 }
 
 static void test_unroll_without_syncwarp_races(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 0, 1, MODEL_STORE, 0xffffffffu, 0, 4, 4);
-    shared(h, 1, 1, MODEL_STORE, 0xffffffffu, 128, 4, 4);
+    shared(h, 0, 1, CURED_MODEL_STORE, 0xffffffffu, 0, 4, 4);
+    shared(h, 1, 1, CURED_MODEL_STORE, 0xffffffffu, 128, 4, 4);
     barrier(h, 2);
     unroll_step(h, 0);
     /* lane l reads s[l + 16], which lane l + 16 stored at pc 10 (RAW), and
      * lane l + 16 then stores s[l + 16], which lane l read at pc 13 (WAR) */
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 2);
-    const model_finding *raw = &h->findings.items[0];
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 2);
+    const cured_model_finding *raw = &h->findings.items[0];
     assert_int_equal(raw->pc, 13);
     assert_int_equal(raw->thread[0], 0);
     assert_string_equal(raw->message, "read by thread (0,0,0) at k.cu:113 races with write "
                                       "by thread (16,0,0) at k.cu:110 (no __syncwarp between)");
-    const model_finding *war = &h->findings.items[1];
+    const cured_model_finding *war = &h->findings.items[1];
     assert_int_equal(war->pc, 15);
     assert_int_equal(war->thread[0], 16);
     assert_string_equal(war->message, "write by thread (16,0,0) at k.cu:115 races with read "
@@ -397,8 +398,8 @@ static void test_unroll_with_syncwarp_is_silent(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 0, 1, MODEL_STORE, 0xffffffffu, 0, 4, 4);
-    shared(h, 1, 1, MODEL_STORE, 0xffffffffu, 128, 4, 4);
+    shared(h, 0, 1, CURED_MODEL_STORE, 0xffffffffu, 0, 4, 4);
+    shared(h, 1, 1, CURED_MODEL_STORE, 0xffffffffu, 128, 4, 4);
     barrier(h, 2);
     unroll_step(h, 1);
     unroll_step(h, 1);
@@ -413,14 +414,14 @@ static void test_atomics_do_not_race_with_atomics(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 0, 1, MODEL_STORE, LANE(0), 0, 0, 4);
+    shared(h, 0, 1, CURED_MODEL_STORE, LANE(0), 0, 0, 4);
     barrier(h, 2);
-    shared(h, 0, 3, MODEL_ATOMIC, 0xffffffffu, 0, 0, 4);  /* atomicAdd(&s[0]) */
-    shared(h, 1, 3, MODEL_ATOMIC, 0xffffffffu, 0, 0, 4);
+    shared(h, 0, 3, CURED_MODEL_ATOMIC, 0xffffffffu, 0, 0, 4);  /* atomicAdd(&s[0]) */
+    shared(h, 1, 3, CURED_MODEL_ATOMIC, 0xffffffffu, 0, 0, 4);
     assert_int_equal(h->findings.count, 0);
-    shared(h, 0, 4, MODEL_LOAD, LANE(2), 0, 0, 4);        /* plain read, no barrier */
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
-    assert_string_equal(first_kind(h, MODEL_FIND_RACE_SHARED)->message,
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(2), 0, 0, 4);        /* plain read, no barrier */
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
+    assert_string_equal(first_kind(h, CURED_MODEL_FIND_RACE_SHARED)->message,
                         "read by thread (2,0,0) at k.cu:104 races with atomic by thread "
                         "(63,0,0) at k.cu:103 (no __syncthreads between)");
     harness_free(h);
@@ -430,11 +431,11 @@ static void test_sub_word_accesses(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 0, 1, MODEL_STORE, LANE(0), 0, 0, 1);       /* byte 0 */
-    shared(h, 1, 2, MODEL_STORE, LANE(0), 1, 0, 1);       /* byte 1: no overlap */
-    shared(h, 1, 3, MODEL_STORE, LANE(1), 2, 0, 2);       /* bytes 2..3 */
+    shared(h, 0, 1, CURED_MODEL_STORE, LANE(0), 0, 0, 1);       /* byte 0 */
+    shared(h, 1, 2, CURED_MODEL_STORE, LANE(0), 1, 0, 1);       /* byte 1: no overlap */
+    shared(h, 1, 3, CURED_MODEL_STORE, LANE(1), 2, 0, 2);       /* bytes 2..3 */
     assert_int_equal(h->findings.count, 0);
-    shared(h, 0, 4, MODEL_LOAD, LANE(0), 0, 0, 4);        /* word 0: bytes 1..3 race */
+    shared(h, 0, 4, CURED_MODEL_LOAD, LANE(0), 0, 0, 4);        /* word 0: bytes 1..3 race */
     assert_int_equal(h->findings.count, 1);               /* two pairs at one pc */
     assert_int_equal(h->findings.repeats[0], 1);
     assert_int_equal(h->findings.items[0].address, 1);
@@ -446,8 +447,8 @@ static void test_race_reported_once_per_pair(void **state)
     (void)state;
     harness *h = harness_new(64, 64);
     for (int round = 0; round < 3; round++) {
-        shared(h, 1, 2, MODEL_STORE, 0xffffffffu, 0, 4, 4);
-        shared(h, 0, 3, MODEL_LOAD, 0xffffffffu, 0, 4, 4);
+        shared(h, 1, 2, CURED_MODEL_STORE, 0xffffffffu, 0, 4, 4);
+        shared(h, 0, 3, CURED_MODEL_LOAD, 0xffffffffu, 0, 4, 4);
         barrier(h, 4);
     }
     assert_int_equal(h->findings.count, 1);
@@ -459,14 +460,14 @@ static void test_many_readers_keep_other_warps(void **state)
 {
     (void)state;
     harness *h = harness_new(128, 128);
-    shared(h, 0, 1, MODEL_STORE, LANE(0), 0, 0, 4);
+    shared(h, 0, 1, CURED_MODEL_STORE, LANE(0), 0, 0, 4);
     barrier(h, 2);
-    shared(h, 3, 3, MODEL_LOAD, LANE(9), 0, 0, 4);        /* thread 105 reads s[0] */
-    shared(h, 0, 4, MODEL_LOAD, 0xffffffffu, 0, 0, 4);    /* then 32 lanes of warp 0 */
+    shared(h, 3, 3, CURED_MODEL_LOAD, LANE(9), 0, 0, 4);        /* thread 105 reads s[0] */
+    shared(h, 0, 4, CURED_MODEL_LOAD, 0xffffffffu, 0, 0, 4);    /* then 32 lanes of warp 0 */
     syncwarp(h, 0, 5, 0xffffffffu);
-    shared(h, 0, 6, MODEL_STORE, LANE(0), 0, 0, 4);       /* ordered in warp 0 only */
-    assert_int_equal(count_kind(h, MODEL_FIND_RACE_SHARED), 1);
-    assert_string_equal(first_kind(h, MODEL_FIND_RACE_SHARED)->message,
+    shared(h, 0, 6, CURED_MODEL_STORE, LANE(0), 0, 0, 4);       /* ordered in warp 0 only */
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_RACE_SHARED), 1);
+    assert_string_equal(first_kind(h, CURED_MODEL_FIND_RACE_SHARED)->message,
                         "write by thread (0,0,0) at k.cu:106 races with read by thread "
                         "(105,0,0) at k.cu:103 (no __syncthreads between)");
     harness_free(h);
@@ -476,9 +477,9 @@ static void test_threads_named_in_three_dimensions(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 16);                     /* blockDim (16, 4, 1) */
-    shared(h, 1, 2, MODEL_STORE, LANE(3), 0, 0, 4);       /* thread 35 = (3,2,0) */
-    shared(h, 0, 3, MODEL_LOAD, LANE(17), 0, 0, 4);       /* thread 17 = (1,1,0) */
-    const model_finding *f = first_kind(h, MODEL_FIND_RACE_SHARED);
+    shared(h, 1, 2, CURED_MODEL_STORE, LANE(3), 0, 0, 4);       /* thread 35 = (3,2,0) */
+    shared(h, 0, 3, CURED_MODEL_LOAD, LANE(17), 0, 0, 4);       /* thread 17 = (1,1,0) */
+    const cured_model_finding *f = first_kind(h, CURED_MODEL_FIND_RACE_SHARED);
     assert_int_equal(f->thread[0], 1);
     assert_int_equal(f->thread[1], 1);
     assert_int_equal(f->thread[2], 0);
@@ -494,14 +495,14 @@ static void test_read_of_unwritten_shared(void **state)
 {
     (void)state;
     harness *h = harness_new(64, 64);
-    shared(h, 0, 1, MODEL_STORE, 0xffffffffu, 0, 4, 4);   /* s[0..31] written */
+    shared(h, 0, 1, CURED_MODEL_STORE, 0xffffffffu, 0, 4, 4);   /* s[0..31] written */
     barrier(h, 2);
-    shared(h, 0, 3, MODEL_LOAD, 0xffffffffu, 0, 4, 4);    /* warp 0 reads its own */
+    shared(h, 0, 3, CURED_MODEL_LOAD, 0xffffffffu, 0, 4, 4);    /* warp 0 reads its own */
     assert_int_equal(h->findings.count, 0);
-    shared(h, 1, 3, MODEL_LOAD, 0xffffffffu, 128, 4, 4);  /* warp 1: s[32..63] */
+    shared(h, 1, 3, CURED_MODEL_LOAD, 0xffffffffu, 128, 4, 4);  /* warp 1: s[32..63] */
     assert_int_equal(h->findings.count, 1);
-    const model_finding *f = first_kind(h, MODEL_FIND_UNINIT_SHARED);
-    assert_int_equal(f->severity, MODEL_HAZARD);
+    const cured_model_finding *f = first_kind(h, CURED_MODEL_FIND_UNINIT_SHARED);
+    assert_int_equal(f->severity, CURED_MODEL_HAZARD);
     assert_int_equal(f->thread[0], 32);
     assert_int_equal(f->address, 128);
     assert_int_equal(f->src_line, 103);
@@ -514,9 +515,9 @@ static void test_atomic_on_unwritten_shared(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 1, MODEL_ATOMIC, LANE(0), 8, 0, 4);
-    assert_int_equal(count_kind(h, MODEL_FIND_UNINIT_SHARED), 1);
-    shared(h, 0, 2, MODEL_ATOMIC, LANE(0), 8, 0, 4);      /* now written */
+    shared(h, 0, 1, CURED_MODEL_ATOMIC, LANE(0), 8, 0, 4);
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_UNINIT_SHARED), 1);
+    shared(h, 0, 2, CURED_MODEL_ATOMIC, LANE(0), 8, 0, 4);      /* now written */
     assert_int_equal(h->findings.count, 1);
     harness_free(h);
 }
@@ -525,15 +526,15 @@ static void test_each_block_starts_unwritten(void **state)
 {
     (void)state;
     harness *h = harness_new(32, 32);
-    shared(h, 0, 1, MODEL_STORE, 0xffffffffu, 0, 4, 4);
+    shared(h, 0, 1, CURED_MODEL_STORE, 0xffffffffu, 0, 4, 4);
     syncwarp(h, 0, 2, 0xffffffffu);
-    shared(h, 0, 3, MODEL_LOAD, 0xffffffffu, 0, 4, 4);
+    shared(h, 0, 3, CURED_MODEL_LOAD, 0xffffffffu, 0, 4, 4);
     h->obs.block_end(h->obs.ctx, 0);
     assert_int_equal(h->findings.count, 0);
     h->obs.block_begin(h->obs.ctx, 1, 32);
-    shared_in(h, 1, 0, 3, MODEL_LOAD, 0xffffffffu, 0, 4, 4); /* block 1 wrote nothing */
+    shared_in(h, 1, 0, 3, CURED_MODEL_LOAD, 0xffffffffu, 0, 4, 4); /* block 1 wrote nothing */
     assert_int_equal(h->findings.count, 1);
-    const model_finding *f = first_kind(h, MODEL_FIND_UNINIT_SHARED);
+    const cured_model_finding *f = first_kind(h, CURED_MODEL_FIND_UNINIT_SHARED);
     assert_int_equal(f->block[0], 1);
     harness_free(h);
 }
@@ -543,9 +544,9 @@ static void test_blocks_do_not_share_shadow(void **state)
     (void)state;
     harness *h = harness_new(32, 32);
     h->obs.block_begin(h->obs.ctx, 1, 32);                /* two blocks in flight */
-    shared_in(h, 0, 0, 1, MODEL_STORE, LANE(0), 0, 0, 4);
-    shared_in(h, 1, 0, 1, MODEL_STORE, LANE(1), 0, 0, 4);
-    shared_in(h, 1, 0, 2, MODEL_LOAD, LANE(1), 0, 0, 4);
+    shared_in(h, 0, 0, 1, CURED_MODEL_STORE, LANE(0), 0, 0, 4);
+    shared_in(h, 1, 0, 1, CURED_MODEL_STORE, LANE(1), 0, 0, 4);
+    shared_in(h, 1, 0, 2, CURED_MODEL_LOAD, LANE(1), 0, 0, 4);
     assert_int_equal(h->findings.count, 0);
     harness_free(h);
 }
@@ -554,12 +555,12 @@ static void test_blocks_do_not_share_shadow(void **state)
 // Unwritten global memory
 
 /* A global access by warp 0 of block 0 at addr + lane * 4. */
-static void global(harness *h, int pc, model_access_kind kind, uint32_t mask,
+static void global(harness *h, int pc, cured_model_access_kind kind, uint32_t mask,
                    uint64_t addr)
 {
-    model_event e = event_at(h, 0, 0, pc, mask);
+    cured_model_event e = event_at(h, 0, 0, pc, mask);
     h->obs.instr(h->obs.ctx, &e);
-    model_access a = {.event = &e, .space = PTX_S_GLOBAL, .kind = (uint8_t)kind,
+    cured_model_access a = {.event = &e, .space = PTX_S_GLOBAL, .kind = (uint8_t)kind,
                       .size = 4, .elem_size = 4, .mask = mask};
     for (int l = 0; l < 32; l++)
         a.addr[l] = addr + (uint64_t)l * 4;
@@ -570,30 +571,30 @@ static void test_read_of_unwritten_global(void **state)
 {
     (void)state;
     uint8_t data[128] = {0}, init[128] = {0};
-    model_buffer buf = {.name = "acc", .addr = 0x10000, .bytes = 128, .data = data,
+    cured_model_buffer buf = {.name = "acc", .addr = 0x10000, .bytes = 128, .data = data,
                         .init = init};
-    model_memory mem = {.buffers = &buf, .nbuffers = 1, .capacity = 1};
+    cured_model_memory mem = {.buffers = &buf, .nbuffers = 1, .capacity = 1};
     harness *h = harness_new(32, 32);
     h->launch.memory = &mem;
     h->launch.check_uninit_global = 1;
     h->obs.launch_begin(h->obs.ctx, &h->launch);
     h->obs.block_begin(h->obs.ctx, 0, 32);
 
-    global(h, 1, MODEL_STORE, 0x0000ffffu, 0x10000);      /* lanes 0..15 write */
+    global(h, 1, CURED_MODEL_STORE, 0x0000ffffu, 0x10000);      /* lanes 0..15 write */
     assert_int_equal(init[63], 1);
     assert_int_equal(init[64], 0);
-    global(h, 2, MODEL_LOAD, 0x0000ffffu, 0x10000);
+    global(h, 2, CURED_MODEL_LOAD, 0x0000ffffu, 0x10000);
     assert_int_equal(h->findings.count, 0);
-    global(h, 3, MODEL_LOAD, 0xffffffffu, 0x10000);       /* lanes 16..31: unwritten */
+    global(h, 3, CURED_MODEL_LOAD, 0xffffffffu, 0x10000);       /* lanes 16..31: unwritten */
     assert_int_equal(h->findings.count, 1);
-    const model_finding *f = first_kind(h, MODEL_FIND_UNINIT_GLOBAL);
+    const cured_model_finding *f = first_kind(h, CURED_MODEL_FIND_UNINIT_GLOBAL);
     assert_int_equal(f->thread[0], 16);
     assert_int_equal(f->address, 0x10040);
     assert_int_equal(f->src_line, 103);
     assert_string_equal(f->message, "read of acc+64 by thread (16,0,0) at k.cu:103: "
                                     "nothing wrote that byte");
-    global(h, 4, MODEL_ATOMIC, 0xffffffffu, 0x10000);     /* reads lanes 16..31 too */
-    assert_int_equal(count_kind(h, MODEL_FIND_UNINIT_GLOBAL), 2);
+    global(h, 4, CURED_MODEL_ATOMIC, 0xffffffffu, 0x10000);     /* reads lanes 16..31 too */
+    assert_int_equal(count_kind(h, CURED_MODEL_FIND_UNINIT_GLOBAL), 2);
     assert_int_equal(init[127], 1);                       /* the atomic wrote them */
     harness_free(h);
 }
@@ -602,19 +603,19 @@ static void test_unwritten_global_only_when_asked(void **state)
 {
     (void)state;
     uint8_t data[128] = {0}, init[128] = {0};
-    model_buffer buf = {.name = "acc", .addr = 0x10000, .bytes = 128, .data = data,
+    cured_model_buffer buf = {.name = "acc", .addr = 0x10000, .bytes = 128, .data = data,
                         .init = init};
-    model_memory mem = {.buffers = &buf, .nbuffers = 1, .capacity = 1};
+    cured_model_memory mem = {.buffers = &buf, .nbuffers = 1, .capacity = 1};
     harness *h = harness_new(32, 32);
     h->launch.memory = &mem;
     h->obs.launch_begin(h->obs.ctx, &h->launch);
     h->obs.block_begin(h->obs.ctx, 0, 32);
-    global(h, 1, MODEL_LOAD, 0xffffffffu, 0x10000);
-    global(h, 2, MODEL_STORE, 0x1u, 0x10000);
+    global(h, 1, CURED_MODEL_LOAD, 0xffffffffu, 0x10000);
+    global(h, 2, CURED_MODEL_STORE, 0x1u, 0x10000);
     assert_int_equal(h->findings.count, 0);
     assert_int_equal(init[0], 1);                         /* the shadow is still kept */
     assert_int_equal(init[4], 0);
-    global(h, 3, MODEL_LOAD, 0xffffffffu, 0x20000);       /* outside: not ours */
+    global(h, 3, CURED_MODEL_LOAD, 0xffffffffu, 0x20000);       /* outside: not ours */
     assert_int_equal(h->findings.count, 0);
     harness_free(h);
 }

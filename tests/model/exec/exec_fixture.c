@@ -18,22 +18,22 @@ void xf_load(exec_fixture *fx, const char *ptx)
 {
     memset(fx, 0, sizeof *fx);
     fx->module = test_parse_ptx_file(EXEC_FIXTURES, ptx);
-    fx->memory = model_memory_new();
+    fx->memory = cured_model_memory_new();
     assert_non_null(fx->memory);
     fx->function = -1;
 }
 
 void xf_free(exec_fixture *fx)
 {
-    model_findings_clear(&fx->result.findings);
-    model_memory_free(fx->memory);
-    ptx_module_free(fx->module);
+    cured_model_findings_clear(&fx->result.findings);
+    cured_model_memory_free(fx->memory);
+    cured_model_module_free(fx->module);
     memset(fx, 0, sizeof *fx);
 }
 
 void xf_kernel(exec_fixture *fx, const char *name)
 {
-    fx->function = ptx_find_function(fx->module, name);
+    fx->function = cured_model_find_function(fx->module, name);
     if (fx->function < 0)
         fail_msg("no kernel %s", name);
     memset(fx->params, 0, sizeof fx->params);
@@ -57,7 +57,7 @@ void xf_param(exec_fixture *fx, int index, uint64_t v)
 uint64_t xf_buffer(exec_fixture *fx, const char *name, uint64_t bytes, const void *init,
                    void **host)
 {
-    model_buffer *b = model_memory_alloc(fx->memory, name, bytes, 1);
+    cured_model_buffer *b = cured_model_memory_alloc(fx->memory, name, bytes, 1);
     assert_non_null(b);
     if (init != NULL)
         memcpy(b->data, init, (size_t)bytes);
@@ -69,10 +69,10 @@ uint64_t xf_buffer(exec_fixture *fx, const char *name, uint64_t bytes, const voi
 int xf_run(exec_fixture *fx, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
            unsigned bz)
 {
-    fx->launch.grid = (model_dim3){gx, gy, gz};
-    fx->launch.block = (model_dim3){bx, by, bz};
-    model_findings_clear(&fx->result.findings);
-    return model_run(&fx->launch, &fx->result);
+    fx->launch.grid = (cured_model_dim3){gx, gy, gz};
+    fx->launch.block = (cured_model_dim3){bx, by, bz};
+    cured_model_findings_clear(&fx->result.findings);
+    return cured_model_run(&fx->launch, &fx->result);
 }
 
 void *xf_run_pairs(exec_fixture *fx, const char *ptx, const char *kernel, const void *pairs,
@@ -105,7 +105,7 @@ uint32_t xf_line_of(const char *file, const char *snippet)
     return line;
 }
 
-const model_finding *xf_has_finding(const exec_fixture *fx, model_finding_kind kind)
+const cured_model_finding *xf_has_finding(const exec_fixture *fx, cured_model_finding_kind kind)
 {
     for (int i = 0; i < fx->result.findings.count; i++)
         if (fx->result.findings.items[i].kind == kind)

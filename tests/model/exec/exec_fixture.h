@@ -10,17 +10,17 @@
 #ifndef CURED_TEST_EXEC_FIXTURE_H
 #define CURED_TEST_EXEC_FIXTURE_H
 
-#include "model.h"
+#include "cured_model.h"
 
 #include <stdint.h>
 
 typedef struct exec_fixture {
-    ptx_module *module;
-    model_memory *memory;
+    cured_model_module *module;
+    cured_model_memory *memory;
     int function;              /* the kernel chosen with xf_kernel */
     uint8_t params[512];       /* its parameter block */
-    model_result result;
-    model_launch launch;
+    cured_model_result result;
+    cured_model_launch launch;
 } exec_fixture;
 
 /* Parses fixtures/<ptx> into fx (fails the test when it cannot) and makes
@@ -42,7 +42,7 @@ void xf_param(exec_fixture *fx, int index, uint64_t v);
 uint64_t xf_buffer(exec_fixture *fx, const char *name, uint64_t bytes, const void *init,
                    void **host);
 
-/* Runs the chosen kernel; returns model_run's result. */
+/* Runs the chosen kernel; returns cured_model_run's result. */
 int xf_run(exec_fixture *fx, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
            unsigned bz);
 
@@ -50,7 +50,7 @@ int xf_run(exec_fixture *fx, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
  * of n threads, a row each: a[i] and b[i] are the two 4-byte values of
  * pairs[i] (`pairs` holds n such pairs), out has room for n * cols 4-byte
  * values and is returned (it lives until xf_free). Fails the test when
- * model_run does not return 0; the caller checks the findings. */
+ * cured_model_run does not return 0; the caller checks the findings. */
 void *xf_run_pairs(exec_fixture *fx, const char *ptx, const char *kernel, const void *pairs,
                    int n, int cols);
 
@@ -59,6 +59,6 @@ void *xf_run_pairs(exec_fixture *fx, const char *ptx, const char *kernel, const 
 uint32_t xf_line_of(const char *file, const char *snippet);
 
 /* The first finding of `kind` in the result, or NULL. */
-const model_finding *xf_has_finding(const exec_fixture *fx, model_finding_kind kind);
+const cured_model_finding *xf_has_finding(const exec_fixture *fx, cured_model_finding_kind kind);
 
 #endif /* CURED_TEST_EXEC_FIXTURE_H */

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     double t0 = seconds();
     int rc = xf_run(&fx, blocks, 1, 1, threads, 1, 1);
     double dt = seconds() - t0;
-    const model_result *r = &fx.result;
+    const cured_model_result *r = &fx.result;
     printf("reduce_sum over 2^%d floats, %u blocks x %u threads\n", log2n, blocks, threads);
     printf("  warp instructions    %llu\n", (unsigned long long)r->warp_instructions);
     printf("  thread instructions  %llu\n", (unsigned long long)r->thread_instructions);

@@ -9,6 +9,7 @@
  * Kernels: fixtures/control.cu (control.ptx made by nvcc).
  */
 #include "exec_fixture.h"
+#include "ptx.h"
 #include "ref_sum.h"
 
 #include <setjmp.h>
@@ -184,7 +185,7 @@ static void test_last_block_single_pass(void **state)
         assert_int_equal(fx.result.findings.errors, 0);
         if (!cured_ref_sum_check(&want, total, 0, why, sizeof why))
             fail_msg("run %d: %s", run, why);
-        model_buffer *image = model_memory_module_image(fx.memory, fx.module);
+        cured_model_buffer *image = cured_model_memory_module_image(fx.memory, fx.module);
         assert_non_null(image);
         assert_int_equal(image->data[0], 0);
     }
@@ -200,8 +201,8 @@ typedef struct seen {
     uint32_t last_block;
 } seen;
 
-static void on_launch_begin(void *ctx, const model_launch *l) { (void)l; ((seen *)ctx)->launch_begin++; }
-static void on_launch_end(void *ctx, const model_launch *l) { (void)l; ((seen *)ctx)->launch_end++; }
+static void on_launch_begin(void *ctx, const cured_model_launch *l) { (void)l; ((seen *)ctx)->launch_begin++; }
+static void on_launch_end(void *ctx, const cured_model_launch *l) { (void)l; ((seen *)ctx)->launch_end++; }
 static void on_block_begin(void *ctx, uint32_t b, uint32_t threads)
 {
     seen *s = ctx;
@@ -210,7 +211,7 @@ static void on_block_begin(void *ctx, uint32_t b, uint32_t threads)
     s->last_block = b;
 }
 static void on_block_end(void *ctx, uint32_t b) { ((seen *)ctx)->block_end++; (void)b; }
-static void on_instr(void *ctx, const model_event *e)
+static void on_instr(void *ctx, const cured_model_event *e)
 {
     seen *s = ctx;
     s->instrs++;
@@ -221,10 +222,10 @@ static void on_instr(void *ctx, const model_event *e)
     assert_non_null(e->shared);
     assert_int_equal(e->shared_bytes, 512);
 }
-static void on_access(void *ctx, const model_access *a)
+static void on_access(void *ctx, const cured_model_access *a)
 {
     seen *s = ctx;
-    if (a->kind == MODEL_LOAD)
+    if (a->kind == CURED_MODEL_LOAD)
         s->loads++;
     else
         s->stores++;
@@ -233,20 +234,20 @@ static void on_access(void *ctx, const model_access *a)
             if (a->mask >> l & 1)
                 assert_true(a->addr[l] < 512);
 }
-static void on_branch(void *ctx, const model_event *e, uint32_t taken)
+static void on_branch(void *ctx, const cured_model_event *e, uint32_t taken)
 {
     seen *s = ctx;
     s->branches++;
     if (taken != 0 && taken != e->active)
         s->divergent++;
 }
-static void on_barrier(void *ctx, const model_event *e, uint32_t id)
+static void on_barrier(void *ctx, const cured_model_event *e, uint32_t id)
 {
     (void)e;
     assert_int_equal(id, 0);
     ((seen *)ctx)->barriers++;
 }
-static void on_exit(void *ctx, const model_event *e, uint32_t lanes)
+static void on_exit(void *ctx, const cured_model_event *e, uint32_t lanes)
 {
     (void)e;
     ((seen *)ctx)->exits += (uint64_t)__builtin_popcount(lanes);
@@ -263,7 +264,7 @@ static void test_observers(void **state)
     xf_param(&fx, 1, xf_buffer(&fx, "out", 4 * 80 * 4, NULL, NULL));
     seen s;
     memset(&s, 0, sizeof s);
-    model_observer o = {.ctx = &s, .launch_begin = on_launch_begin, .launch_end = on_launch_end,
+    cured_model_observer o = {.ctx = &s, .launch_begin = on_launch_begin, .launch_end = on_launch_end,
                         .block_begin = on_block_begin, .block_end = on_block_end,
                         .instr = on_instr, .access = on_access, .branch = on_branch,
                         .barrier = on_barrier, .lanes_exit = on_exit};

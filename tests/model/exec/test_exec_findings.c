@@ -21,16 +21,16 @@
 
 /* The single finding of `kind`, which must be an error on the .cu line
  * holding `snippet`; returns it. */
-static const model_finding *expect_error(const exec_fixture *fx, model_finding_kind kind,
+static const cured_model_finding *expect_error(const exec_fixture *fx, cured_model_finding_kind kind,
                                          const char *snippet)
 {
-    const model_finding *f = xf_has_finding(fx, kind);
+    const cured_model_finding *f = xf_has_finding(fx, kind);
     if (f == NULL) {
         for (int i = 0; i < fx->result.findings.count; i++)
             print_message("  finding: %s\n", fx->result.findings.items[i].message);
-        fail_msg("no '%s' finding", model_finding_kind_name(kind));
+        fail_msg("no '%s' finding", cured_model_finding_kind_name(kind));
     }
-    assert_int_equal(f->severity, MODEL_ERROR);
+    assert_int_equal(f->severity, CURED_MODEL_ERROR);
     assert_int_equal(fx->result.findings.errors, 1);
     assert_int_equal(f->src_line, xf_line_of("findings.cu", snippet));
     assert_true(f->ptx_line > 0);
@@ -49,7 +49,7 @@ static void test_oob_global_store(void **state)
     uint64_t addr = xf_buffer(&fx, "out", 40 * 4, NULL, (void **)&out);
     xf_param(&fx, 0, addr);
     assert_int_equal(xf_run(&fx, 1, 1, 1, 64, 1, 1), 0);
-    const model_finding *f = expect_error(&fx, MODEL_FIND_OOB_GLOBAL, "out[t] = t;");
+    const cured_model_finding *f = expect_error(&fx, CURED_MODEL_FIND_OOB_GLOBAL, "out[t] = t;");
     assert_int_equal(f->thread[0], 40);
     assert_int_equal(f->block[0], 0);
     assert_int_equal(f->address, addr + 160);
@@ -70,7 +70,7 @@ static void test_oob_shared_and_misaligned(void **state)
     xf_param(&fx, 0, xf_buffer(&fx, "out", 64 * 4, NULL, NULL));
     fx.launch.dynamic_shared_bytes = 64 * 4;
     assert_int_equal(xf_run(&fx, 1, 1, 1, 64, 1, 1), 0);
-    const model_finding *f = expect_error(&fx, MODEL_FIND_OOB_SHARED, "dyn[t + 1] = t;");
+    const cured_model_finding *f = expect_error(&fx, CURED_MODEL_FIND_OOB_SHARED, "dyn[t + 1] = t;");
     assert_int_equal(f->thread[0], 63);
     assert_non_null(strstr(f->message, "offset 256 is past the block's 256-byte shared window"));
 
@@ -78,7 +78,7 @@ static void test_oob_shared_and_misaligned(void **state)
     xf_param(&fx, 0, xf_buffer(&fx, "in", 256, NULL, NULL));
     xf_param(&fx, 1, xf_buffer(&fx, "out2", 32 * 4, NULL, NULL));
     assert_int_equal(xf_run(&fx, 1, 1, 1, 32, 1, 1), 0);
-    f = expect_error(&fx, MODEL_FIND_MISALIGNED, "out[threadIdx.x] = *(const int *)");
+    f = expect_error(&fx, CURED_MODEL_FIND_MISALIGNED, "out[threadIdx.x] = *(const int *)");
     assert_int_equal(f->thread[0], 0);
     assert_int_equal(f->address % 4, 2);
     xf_free(&fx);
@@ -92,8 +92,8 @@ static void test_barrier_in_divergent_branch(void **state)
     xf_kernel(&fx, "divergent_barrier");
     xf_param(&fx, 0, xf_buffer(&fx, "out", 64 * 4, NULL, NULL));
     assert_int_equal(xf_run(&fx, 1, 1, 1, 64, 1, 1), 0);
-    const model_finding *f =
-        expect_error(&fx, MODEL_FIND_BARRIER_DIVERGENCE, "        __syncthreads();\n    __syncthreads();");
+    const cured_model_finding *f =
+        expect_error(&fx, CURED_MODEL_FIND_BARRIER_DIVERGENCE, "        __syncthreads();\n    __syncthreads();");
     (void)f;
     xf_free(&fx);
 }
@@ -106,9 +106,9 @@ static void test_barriers_that_never_complete(void **state)
     xf_kernel(&fx, "stuck_barrier");
     xf_param(&fx, 0, xf_buffer(&fx, "out", 64 * 4, NULL, NULL));
     assert_int_equal(xf_run(&fx, 1, 1, 1, 64, 1, 1), 0);
-    const model_finding *f = xf_has_finding(&fx, MODEL_FIND_BARRIER_DIVERGENCE);
+    const cured_model_finding *f = xf_has_finding(&fx, CURED_MODEL_FIND_BARRIER_DIVERGENCE);
     assert_non_null(f);
-    assert_int_equal(f->severity, MODEL_ERROR);
+    assert_int_equal(f->severity, CURED_MODEL_ERROR);
     assert_non_null(strstr(f->message, "can never complete"));
     assert_false(fx.result.completed);
     xf_free(&fx);
@@ -122,8 +122,8 @@ static void test_shfl_mask_names_exited_lanes(void **state)
     xf_kernel(&fx, "shfl_exited");
     xf_param(&fx, 0, xf_buffer(&fx, "out", 32 * 4, NULL, NULL));
     assert_int_equal(xf_run(&fx, 1, 1, 1, 32, 1, 1), 0);
-    const model_finding *f =
-        expect_error(&fx, MODEL_FIND_BAD_MASK, "out[t] = __shfl_down_sync(0xffffffffu, t, 1);");
+    const cured_model_finding *f =
+        expect_error(&fx, CURED_MODEL_FIND_BAD_MASK, "out[t] = __shfl_down_sync(0xffffffffu, t, 1);");
     assert_non_null(strstr(f->message, "lanes 16-31"));
     assert_non_null(strstr(f->message, "exited"));
     xf_free(&fx);
@@ -138,9 +138,9 @@ static void test_endless_loop_step_limit(void **state)
     xf_param(&fx, 0, xf_buffer(&fx, "out", 2 * 4, NULL, NULL));
     fx.launch.step_limit = 5000;
     assert_int_equal(xf_run(&fx, 1, 1, 1, 32, 1, 1), 0);
-    const model_finding *f = xf_has_finding(&fx, MODEL_FIND_STEP_LIMIT);
+    const cured_model_finding *f = xf_has_finding(&fx, CURED_MODEL_FIND_STEP_LIMIT);
     assert_non_null(f);
-    assert_int_equal(f->severity, MODEL_ERROR);
+    assert_int_equal(f->severity, CURED_MODEL_ERROR);
     assert_int_equal(f->src_line, xf_line_of("findings.cu", "while (((volatile int *)out)[0] == 0)\n        i++;"));
     assert_int_equal(fx.result.warp_instructions, 5000);
     assert_false(fx.result.completed);
@@ -155,7 +155,7 @@ static void test_recursion_and_trap(void **state)
     xf_kernel(&fx, "recursive");
     xf_param(&fx, 0, xf_buffer(&fx, "out", 32 * 4, NULL, NULL));
     assert_int_equal(xf_run(&fx, 1, 1, 1, 32, 1, 1), 0);
-    const model_finding *f = xf_has_finding(&fx, MODEL_FIND_UNSUPPORTED);
+    const cured_model_finding *f = xf_has_finding(&fx, CURED_MODEL_FIND_UNSUPPORTED);
     assert_non_null(f);
     assert_non_null(strstr(f->message, "recursion"));
     assert_int_equal(fx.result.warp_instructions, 0);
@@ -165,7 +165,7 @@ static void test_recursion_and_trap(void **state)
     int *out;
     xf_param(&fx, 0, xf_buffer(&fx, "out2", 32 * 4, NULL, (void **)&out));
     assert_int_equal(xf_run(&fx, 1, 1, 1, 32, 1, 1), 0);
-    f = expect_error(&fx, MODEL_FIND_TRAP, "__trap();");
+    f = expect_error(&fx, CURED_MODEL_FIND_TRAP, "__trap();");
     assert_int_equal(f->thread[0], 3);
     xf_free(&fx);
 }
@@ -179,7 +179,7 @@ static void test_bad_launches(void **state)
     xf_param(&fx, 0, xf_buffer(&fx, "out", 64, NULL, NULL));
     /* too many threads */
     assert_int_equal(xf_run(&fx, 1, 1, 1, 2048, 1, 1), -1);
-    assert_non_null(xf_has_finding(&fx, MODEL_FIND_BAD_LAUNCH));
+    assert_non_null(xf_has_finding(&fx, CURED_MODEL_FIND_BAD_LAUNCH));
     /* an empty grid */
     assert_int_equal(xf_run(&fx, 0, 1, 1, 32, 1, 1), -1);
     /* too much shared memory */
@@ -189,11 +189,11 @@ static void test_bad_launches(void **state)
     /* a parameter block too small */
     fx.launch.params_size = 4;
     assert_int_equal(xf_run(&fx, 1, 1, 1, 32, 1, 1), -1);
-    const model_finding *f = xf_has_finding(&fx, MODEL_FIND_BAD_LAUNCH);
+    const cured_model_finding *f = xf_has_finding(&fx, CURED_MODEL_FIND_BAD_LAUNCH);
     assert_non_null(strstr(f->message, "8 bytes of parameters"));
     /* not a kernel */
     xf_kernel(&fx, "oob_store");
-    fx.launch.function = ptx_find_function(fx.module, "_Z3fibi");
+    fx.launch.function = cured_model_find_function(fx.module, "_Z3fibi");
     assert_true(fx.launch.function >= 0);
     assert_int_equal(xf_run(&fx, 1, 1, 1, 32, 1, 1), -1);
     /* and a good one still runs */
@@ -202,7 +202,7 @@ static void test_bad_launches(void **state)
     assert_int_equal(xf_run(&fx, 2, 1, 1, 32, 1, 1), 0);
     assert_int_equal(fx.result.findings.count, 0);
     assert_true(fx.result.completed);
-    assert_int_equal(model_run(NULL, &fx.result), -1);
+    assert_int_equal(cured_model_run(NULL, &fx.result), -1);
     xf_free(&fx);
 }
 

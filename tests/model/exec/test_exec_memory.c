@@ -4,7 +4,8 @@
  *
  *   ctest --test-dir build -R test_exec_memory
  */
-#include "model.h"
+#include "cured_model.h"
+#include "ptx.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,25 +18,25 @@
 static void test_alloc_and_find(void **state)
 {
     (void)state;
-    model_memory *m = model_memory_new();
+    cured_model_memory *m = cured_model_memory_new();
     assert_non_null(m);
-    model_buffer *a = model_memory_alloc(m, "a", 100, 1);
+    cured_model_buffer *a = cured_model_memory_alloc(m, "a", 100, 1);
     assert_non_null(a);
     uint64_t a_addr = a->addr;
-    model_buffer *b = model_memory_alloc(m, "b", 4096, 0);
+    cured_model_buffer *b = cured_model_memory_alloc(m, "b", 4096, 0);
     assert_non_null(b);
     assert_int_equal(a_addr % 256, 0);
     assert_int_equal(b->addr % 256, 0);
     /* a gap of unmapped addresses after each buffer */
     assert_true(b->addr >= a_addr + 100 + 64 * 1024);
-    assert_ptr_equal(model_memory_find(m, a_addr, 100), a);
-    assert_ptr_equal(model_memory_find(m, a_addr + 96, 4), a);
-    assert_null(model_memory_find(m, a_addr + 97, 4));     /* runs past the end */
-    assert_null(model_memory_find(m, a_addr + 100, 4));    /* one past the end */
-    assert_null(model_memory_find(m, a_addr - 4, 4));      /* below */
-    assert_null(model_memory_find(m, 0, 4));               /* null */
-    assert_ptr_equal(model_memory_find(m, b->addr + 4092, 4), b);
-    assert_null(model_memory_find(m, b->addr + 4096, 1));
+    assert_ptr_equal(cured_model_memory_find(m, a_addr, 100), a);
+    assert_ptr_equal(cured_model_memory_find(m, a_addr + 96, 4), a);
+    assert_null(cured_model_memory_find(m, a_addr + 97, 4));     /* runs past the end */
+    assert_null(cured_model_memory_find(m, a_addr + 100, 4));    /* one past the end */
+    assert_null(cured_model_memory_find(m, a_addr - 4, 4));      /* below */
+    assert_null(cured_model_memory_find(m, 0, 4));               /* null */
+    assert_ptr_equal(cured_model_memory_find(m, b->addr + 4092, 4), b);
+    assert_null(cured_model_memory_find(m, b->addr + 4096, 1));
     /* zero-filled; the init shadow only when asked for */
     assert_null(a->init);
     assert_non_null(b->init);
@@ -44,27 +45,27 @@ static void test_alloc_and_find(void **state)
     assert_string_equal(a->name, "a");
     /* the generic windows of shared and local memory stay clear */
     assert_true(b->addr + b->bytes < 0x7D0000000000ull);
-    model_memory_free(m);
-    model_memory_free(NULL);
+    cured_model_memory_free(m);
+    cured_model_memory_free(NULL);
 }
 
 static void test_pointers_stay_valid(void **state)
 {
     (void)state;
-    model_memory *m = model_memory_new();
-    model_buffer *first =
-        model_memory_alloc(m, "first, with a name much longer than the forty-seven bytes kept", 8, 1);
+    cured_model_memory *m = cured_model_memory_new();
+    cured_model_buffer *first =
+        cured_model_memory_alloc(m, "first, with a name much longer than the forty-seven bytes kept", 8, 1);
     assert_non_null(first);
     assert_int_equal(strlen(first->name), sizeof first->name - 1);
     uint64_t addr = first->addr;
     for (int i = 0; i < 1000; i++)
-        assert_non_null(model_memory_alloc(m, "more", (uint64_t)i, 1));
+        assert_non_null(cured_model_memory_alloc(m, "more", (uint64_t)i, 1));
     assert_int_equal(first->addr, addr);
-    assert_ptr_equal(model_memory_find(m, addr, 8), first);
-    model_buffer *empty = model_memory_alloc(m, "empty", 0, 1);
+    assert_ptr_equal(cured_model_memory_find(m, addr, 8), first);
+    cured_model_buffer *empty = cured_model_memory_alloc(m, "empty", 0, 1);
     assert_non_null(empty);
     assert_non_null(empty->data);
-    model_memory_free(m);
+    cured_model_memory_free(m);
 }
 
 static void test_module_image(void **state)
@@ -75,12 +76,12 @@ static void test_module_image(void **state)
         ".global .align 4 .u32 counter = 7;\n"
         ".const .align 4 .b32 table[2] = {11, 13};\n"
         ".visible .entry k()\n{\n\tret;\n}\n";
-    ptx_error err;
-    ptx_module *mod = ptx_parse(ptx, sizeof ptx - 1, &err);
+    cured_model_parse_error err;
+    cured_model_module *mod = cured_model_parse(ptx, sizeof ptx - 1, &err);
     if (mod == NULL)
         fail_msg("line %u: %s", err.line, err.message);
-    model_memory *m = model_memory_new();
-    model_buffer *img = model_memory_module_image(m, mod);
+    cured_model_memory *m = cured_model_memory_new();
+    cured_model_buffer *img = cured_model_memory_module_image(m, mod);
     assert_non_null(img);
     assert_ptr_equal(img->module, mod);
     assert_int_equal(img->bytes, mod->global_bytes);
@@ -97,10 +98,10 @@ static void test_module_image(void **state)
     }
     /* the same buffer on every call: __device__ variables persist */
     img->data[0] = 42;
-    assert_ptr_equal(model_memory_module_image(m, mod), img);
-    assert_int_equal(model_memory_module_image(m, mod)->data[0], 42);
-    model_memory_free(m);
-    ptx_module_free(mod);
+    assert_ptr_equal(cured_model_memory_module_image(m, mod), img);
+    assert_int_equal(cured_model_memory_module_image(m, mod)->data[0], 42);
+    cured_model_memory_free(m);
+    cured_model_module_free(mod);
 }
 
 int main(void)

@@ -6,7 +6,8 @@
  *
  *   ctest --test-dir build -R test_exec_robust
  */
-#include "model.h"
+#include "cured_model.h"
+#include "ptx.h"
 #include "ref_fill.h"
 #include "test_files.h"
 
@@ -23,12 +24,12 @@ static const char *const fixtures[] = {"alu.ptx",  "atomics.ptx",  "control.ptx"
 
 /* Runs `fn` of m with parameters made by `how` (0 zeros, 1 a small buffer,
  * 2 random bytes: src/reference's random bits, *drawn of them used so far). */
-static void run_once(const ptx_module *m, int fn, int how, uint64_t *drawn)
+static void run_once(const cured_model_module *m, int fn, int how, uint64_t *drawn)
 {
     const ptx_function *f = &m->functions[fn];
-    model_memory *mem = model_memory_new();
+    cured_model_memory *mem = cured_model_memory_new();
     assert_non_null(mem);
-    model_buffer *small = model_memory_alloc(mem, "small", 64, 1);
+    cured_model_buffer *small = cured_model_memory_alloc(mem, "small", 64, 1);
     assert_non_null(small);
     uint8_t params[512];
     assert_true(f->param_bytes <= sizeof params);
@@ -42,24 +43,24 @@ static void run_once(const ptx_module *m, int fn, int how, uint64_t *drawn)
             v = cured_ref_random_bits(12345, (*drawn)++) >> 11;
         memcpy(params + s->offset, &v, (size_t)(s->size < 8 ? s->size : 8));
     }
-    model_launch l;
+    cured_model_launch l;
     memset(&l, 0, sizeof l);
     l.module = m;
     l.function = fn;
-    l.grid = (model_dim3){2, 1, 1};
-    l.block = (model_dim3){33, 1, 1};
+    l.grid = (cured_model_dim3){2, 1, 1};
+    l.block = (cured_model_dim3){33, 1, 1};
     l.dynamic_shared_bytes = 64;
     l.params = params;
     l.params_size = (size_t)f->param_bytes;
     l.memory = mem;
     l.step_limit = 20000;
-    model_result r;
-    int rc = model_run(&l, &r);
+    cured_model_result r;
+    int rc = cured_model_run(&l, &r);
     assert_int_equal(rc, 0);
     if (!r.completed && r.findings.errors == 0)
         fail_msg("%s: stopped without an error finding", f->name);
-    model_findings_clear(&r.findings);
-    model_memory_free(mem);
+    cured_model_findings_clear(&r.findings);
+    cured_model_memory_free(mem);
 }
 
 static void test_every_kernel_survives_bad_input(void **state)
@@ -68,7 +69,7 @@ static void test_every_kernel_survives_bad_input(void **state)
     uint64_t drawn = 0;
     int runs = 0;
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
-        ptx_module *m = test_parse_ptx_file(EXEC_FIXTURES, fixtures[i]);
+        cured_model_module *m = test_parse_ptx_file(EXEC_FIXTURES, fixtures[i]);
         for (int fn = 0; fn < m->nfunctions; fn++) {
             if (!m->functions[fn].is_entry)
                 continue;
@@ -77,7 +78,7 @@ static void test_every_kernel_survives_bad_input(void **state)
                 runs++;
             }
         }
-        ptx_module_free(m);
+        cured_model_module_free(m);
     }
     assert_true(runs >= 60);
 }

@@ -117,7 +117,7 @@ static void test_votes_match_redux(void **state)
     xf_kernel(&fx, "votes");
     int in[32], *out;
     uint64_t in_addr = xf_buffer(&fx, "in", sizeof in, NULL, NULL);
-    model_buffer *inb = model_memory_find(fx.memory, in_addr, 4);
+    cured_model_buffer *inb = cured_model_memory_find(fx.memory, in_addr, 4);
     xf_param(&fx, 0, in_addr);
     xf_param(&fx, 1, xf_buffer(&fx, "out", 32 * VOTE_COLS * 4, NULL, (void **)&out));
     for (int run = 0; run < 3; run++) {
@@ -136,7 +136,7 @@ static void test_votes_match_redux(void **state)
 static uint32_t synced_mask;
 static int synced;
 
-static void on_warp_sync(void *ctx, const model_event *e, uint32_t mask)
+static void on_warp_sync(void *ctx, const cured_model_event *e, uint32_t mask)
 {
     (void)ctx;
     (void)e;
@@ -152,7 +152,7 @@ static void test_syncwarp_in_both_branches(void **state)
     xf_kernel(&fx, "syncwarp_split");
     int *out;
     xf_param(&fx, 0, xf_buffer(&fx, "out", 32 * 4, NULL, (void **)&out));
-    model_observer o = {.warp_sync = on_warp_sync};
+    cured_model_observer o = {.warp_sync = on_warp_sync};
     fx.launch.observers = &o;
     fx.launch.nobservers = 1;
     synced = 0;

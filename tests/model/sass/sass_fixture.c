@@ -20,7 +20,7 @@ char *fixture_text(const char *name, size_t *len)
     return test_read_file(SASS_FIXTURES, name, len);
 }
 
-ptx_module *fixture_ptx(const char *name)
+cured_model_module *fixture_ptx(const char *name)
 {
     return test_parse_ptx_file(SASS_FIXTURES, name);
 }
@@ -37,32 +37,32 @@ sass_module *fixture_sass(const char *name)
     return s;
 }
 
-model_counters *fixture_run(const ptx_module *m, const sass_module *sass,
+cured_model_counters *fixture_run(const cured_model_module *m, const sass_module *sass,
                             const fixture_launch *l,
-                            model_sass_summary *summary)
+                            cured_model_sass_summary *summary)
 {
-    int fn = ptx_find_function(m, l->entry);
+    int fn = cured_model_find_function(m, l->entry);
     if (fn < 0)
         fail_msg("no entry %s", l->entry);
-    model_counters *c = model_counters_new(m, fn);
+    cured_model_counters *c = cured_model_counters_new(m, fn);
     assert_non_null(c);
     if (sass != NULL) {
-        model_sass_summary s;
-        assert_int_equal(model_sass_apply(m, fn, sass, c, &s), 0);
+        cured_model_sass_summary s;
+        assert_int_equal(cured_model_sass_apply(m, fn, sass, c, &s), 0);
         for (int i = 0; i < s.nnotes; i++)
             print_error("%s: note at PTX line %u: %s\n", l->entry,
                         s.notes[i].ptx_line, s.notes[i].text);
         assert_int_equal(s.nnotes, 0);
-        assert_int_equal(s.mode, MODEL_SASS_BY_PTX_LINE);
+        assert_int_equal(s.mode, CURED_MODEL_SASS_BY_PTX_LINE);
         if (summary != NULL)
             *summary = s;
         else
-            model_sass_summary_free(&s);
+            cured_model_sass_summary_free(&s);
     }
-    model_memory *mem = model_memory_new();
+    cured_model_memory *mem = cured_model_memory_new();
     assert_non_null(mem);
-    model_buffer *in = model_memory_alloc(mem, "in", (uint64_t)l->n * 4, 1);
-    model_buffer *out = model_memory_alloc(mem, "out",
+    cured_model_buffer *in = cured_model_memory_alloc(mem, "in", (uint64_t)l->n * 4, 1);
+    cured_model_buffer *out = cured_model_memory_alloc(mem, "out",
                                            (uint64_t)l->grid * l->block * 4, 1);
     assert_non_null(in);
     assert_non_null(out);
@@ -80,27 +80,27 @@ model_counters *fixture_run(const ptx_module *m, const sass_module *sass,
         memcpy(params + 16, &n64, 8);
     else
         memcpy(params + 16, &n32, 4);
-    model_observer obs[1] = {model_counters_observer(c)};
-    model_launch launch;
+    cured_model_observer obs[1] = {cured_model_counters_observer(c)};
+    cured_model_launch launch;
     memset(&launch, 0, sizeof launch);
     launch.module = m;
     launch.function = fn;
-    launch.grid = (model_dim3){l->grid, 1, 1};
-    launch.block = (model_dim3){l->block, 1, 1};
+    launch.grid = (cured_model_dim3){l->grid, 1, 1};
+    launch.block = (cured_model_dim3){l->block, 1, 1};
     launch.dynamic_shared_bytes = l->dynamic_shared;
     launch.params = params;
     launch.params_size = m->functions[fn].param_bytes;
     launch.memory = mem;
     launch.observers = obs;
     launch.nobservers = 1;
-    model_result res;
+    cured_model_result res;
     memset(&res, 0, sizeof res);
-    assert_int_equal(model_run(&launch, &res), 0);
+    assert_int_equal(cured_model_run(&launch, &res), 0);
     for (int i = 0; i < res.findings.count; i++)
         print_error("%s: finding: %s\n", l->entry, res.findings.items[i].message);
     assert_int_equal(res.findings.errors, 0);
     assert_true(res.completed);
-    model_findings_clear(&res.findings);
-    model_memory_free(mem);
+    cured_model_findings_clear(&res.findings);
+    cured_model_memory_free(mem);
     return c;
 }

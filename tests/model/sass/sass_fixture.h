@@ -20,7 +20,7 @@
 char *fixture_text(const char *name, size_t *len);
 
 /* fixtures/NAME parsed as PTX / as SASS; fails the test on an error. */
-ptx_module *fixture_ptx(const char *name);
+cured_model_module *fixture_ptx(const char *name);
 sass_module *fixture_sass(const char *name);
 
 /* A launch of a kernel (in, out, n): in holds n ones, out one value per
@@ -39,8 +39,8 @@ typedef struct fixture_launch {
  * NULL, else it is freed). Fails the test when the kernel does not run
  * cleanly or, with sass, when the matcher leaves a note. Returns the
  * counters (the caller frees). */
-model_counters *fixture_run(const ptx_module *m, const sass_module *sass,
+cured_model_counters *fixture_run(const cured_model_module *m, const sass_module *sass,
                             const fixture_launch *l,
-                            model_sass_summary *summary);
+                            cured_model_sass_summary *summary);
 
 #endif /* CURED_TESTS_SASS_FIXTURE_H */

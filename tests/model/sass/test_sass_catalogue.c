@@ -35,12 +35,12 @@ typedef struct measured {
 } measured;
 
 /* The csv's metric columns, as the model's counters. */
-static const model_counter columns[11] = {
-    MODEL_CTR_SHARED_LD, MODEL_CTR_SHARED_ST,
-    MODEL_CTR_SHARED_LD_WAVEFRONTS, MODEL_CTR_SHARED_ST_WAVEFRONTS,
-    MODEL_CTR_SHARED_LD_CONFLICTS, MODEL_CTR_SHARED_ST_CONFLICTS,
-    MODEL_CTR_GLOBAL_LD_SECTORS, MODEL_CTR_GLOBAL_ST_SECTORS,
-    MODEL_CTR_GLOBAL_LD_REQUESTS, MODEL_CTR_GLOBAL_LD, MODEL_CTR_GLOBAL_ST,
+static const cured_model_counter columns[11] = {
+    CURED_MODEL_CTR_SHARED_LD, CURED_MODEL_CTR_SHARED_ST,
+    CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS,
+    CURED_MODEL_CTR_SHARED_LD_CONFLICTS, CURED_MODEL_CTR_SHARED_ST_CONFLICTS,
+    CURED_MODEL_CTR_GLOBAL_LD_SECTORS, CURED_MODEL_CTR_GLOBAL_ST_SECTORS,
+    CURED_MODEL_CTR_GLOBAL_LD_REQUESTS, CURED_MODEL_CTR_GLOBAL_LD, CURED_MODEL_CTR_GLOBAL_ST,
 };
 
 #define DIV "_Z16divergent_kernelIfEvPKT_PS0_j"
@@ -83,7 +83,7 @@ static const measured rows[] = {
 };
 
 typedef struct fixture {
-    ptx_module *ptx;
+    cured_model_module *ptx;
     sass_module *sass;
 } fixture;
 
@@ -99,7 +99,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    ptx_module_free(f->ptx);
+    cured_model_module_free(f->ptx);
     sass_module_free(f->sass);
     free(f);
     return 0;
@@ -124,19 +124,19 @@ static void check_kernel(void **state, const char *kernel)
         if (strcmp(r->kernel, kernel) != 0)
             continue;
         fixture_launch l = launch_of(r);
-        model_counters *c = fixture_run(f->ptx, f->sass, &l, NULL);
+        cured_model_counters *c = fixture_run(f->ptx, f->sass, &l, NULL);
         int differ = 0;
         for (int k = 0; k < 11; k++) {
-            uint64_t got = model_counters_total(c, columns[k]);
+            uint64_t got = cured_model_counters_total(c, columns[k]);
             if (got != r->v[k]) {
                 print_error("%s n=%u: %s: model %llu, ncu %llu\n", kernel, r->n,
-                            model_counter_describe(columns[k])->metric,
+                            cured_model_counter_describe(columns[k])->metric,
                             (unsigned long long)got, (unsigned long long)r->v[k]);
                 differ = 1;
             }
         }
         assert_false(differ);
-        model_counters_free(c);
+        cured_model_counters_free(c);
         ran++;
     }
     assert_int_equal(ran, 2);
@@ -161,12 +161,12 @@ static void test_ptx_level_differs(void **state)
 {
     fixture *f = *state;
     fixture_launch l = launch_of(&rows[5]);
-    model_counters *c = fixture_run(f->ptx, NULL, &l, NULL);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_LD), 13);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_ST), 8);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_LD_WAVEFRONTS), 13);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_ST_WAVEFRONTS), 8);
-    model_counters_free(c);
+    cured_model_counters *c = fixture_run(f->ptx, NULL, &l, NULL);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 13);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_ST), 8);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 13);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 8);
+    cured_model_counters_free(c);
 }
 
 /* What the matcher found in sequential: 7 accesses (the load of in, the
@@ -178,16 +178,16 @@ static void test_sequential_summary(void **state)
 {
     fixture *f = *state;
     fixture_launch l = launch_of(&rows[5]);
-    model_sass_summary s;
-    model_counters *c = fixture_run(f->ptx, f->sass, &l, &s);
+    cured_model_sass_summary s;
+    cured_model_counters *c = fixture_run(f->ptx, f->sass, &l, &s);
     assert_int_equal(s.functions, 1);
     assert_int_equal(s.memory, 7);
     assert_int_equal(s.predicated, 4);
     assert_int_equal(s.reshaped, 0);
     assert_int_equal(s.removed_branches, 2);
     assert_int_equal(s.skip_lists, 2);
-    model_sass_summary_free(&s);
-    model_counters_free(c);
+    cured_model_sass_summary_free(&s);
+    cured_model_counters_free(c);
 }
 
 int main(void)

@@ -21,7 +21,7 @@
 #include <string.h>
 
 typedef struct fixture {
-    ptx_module *ptx;
+    cured_model_module *ptx;
     sass_module *sass;       /* nvdisasm -gp */
     sass_module *sass_g;     /* nvdisasm -g */
     sass_module *cuobjdump;
@@ -41,7 +41,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    ptx_module_free(f->ptx);
+    cured_model_module_free(f->ptx);
     sass_module_free(f->sass);
     sass_module_free(f->sass_g);
     sass_module_free(f->cuobjdump);
@@ -50,10 +50,10 @@ static int teardown(void **state)
 }
 
 /* The pc of the k-th instruction of entry with opcode op in space sp. */
-static int pc_of(const ptx_module *m, const char *entry, ptx_opcode op,
+static int pc_of(const cured_model_module *m, const char *entry, ptx_opcode op,
                  ptx_space sp, int k)
 {
-    const ptx_function *fn = &m->functions[ptx_find_function(m, entry)];
+    const ptx_function *fn = &m->functions[cured_model_find_function(m, entry)];
     for (int pc = 0; pc < fn->ncode; pc++)
         if (fn->code[pc].op == op && fn->code[pc].space == sp && k-- == 0)
             return pc;
@@ -62,13 +62,13 @@ static int pc_of(const ptx_module *m, const char *entry, ptx_opcode op,
 }
 
 /* Counters for entry, matched with sass (no run). */
-static model_counters *matched(const ptx_module *m, const char *entry,
-                               const sass_module *sass, model_sass_summary *s)
+static cured_model_counters *matched(const cured_model_module *m, const char *entry,
+                               const sass_module *sass, cured_model_sass_summary *s)
 {
-    int fn = ptx_find_function(m, entry);
-    model_counters *c = model_counters_new(m, fn);
+    int fn = cured_model_find_function(m, entry);
+    cured_model_counters *c = cured_model_counters_new(m, fn);
     assert_non_null(c);
-    assert_int_equal(model_sass_apply(m, fn, sass, c, s), 0);
+    assert_int_equal(cured_model_sass_apply(m, fn, sass, c, s), 0);
     return c;
 }
 
@@ -82,37 +82,37 @@ static model_counters *matched(const ptx_module *m, const char *entry,
 static void test_merge(void **state)
 {
     fixture *f = *state;
-    model_sass_summary s;
-    model_counters *c = matched(f->ptx, PAIRS, f->sass, &s);
-    int fn = ptx_find_function(f->ptx, PAIRS);
+    cured_model_sass_summary s;
+    cured_model_counters *c = matched(f->ptx, PAIRS, f->sass, &s);
+    int fn = cured_model_find_function(f->ptx, PAIRS);
     int first = pc_of(f->ptx, PAIRS, PTX_OP_LD, PTX_S_SHARED, 0);
     int second = pc_of(f->ptx, PAIRS, PTX_OP_LD, PTX_S_SHARED, 1);
-    const model_sass_fact *a = model_counters_sass(c, fn, first);
-    const model_sass_fact *b = model_counters_sass(c, fn, second);
+    const cured_model_sass_fact *a = cured_model_counters_sass(c, fn, first);
+    const cured_model_sass_fact *b = cured_model_counters_sass(c, fn, second);
     assert_non_null(a);
     assert_non_null(b);
     assert_int_equal(a->npieces, 1);
     assert_int_equal(a->width[0], 8);
     assert_int_equal(a->offset[0], 0);
     assert_int_equal(b->npieces, 0);
-    assert_int_equal(model_counters_sass_width(c, fn, second), 0);
+    assert_int_equal(cured_model_counters_sass_width(c, fn, second), 0);
     assert_int_equal(s.memory, 5);
     assert_int_equal(s.reshaped, 2);
     assert_int_equal(s.nnotes, 0);
-    model_sass_summary_free(&s);
-    model_counters_free(c);
+    cured_model_sass_summary_free(&s);
+    cured_model_counters_free(c);
 
     /* Run by 64 threads: one LDS.64 per warp, lanes t & 63 read words
        2t, 2t+1: a half-warp phase of 8 bytes per lane, 2 wavefronts a warp
        (PTX-level: two loads, one wavefront each). */
     fixture_launch l = {PAIRS, 1, 64, 0, 64, 0};
     c = fixture_run(f->ptx, f->sass, &l, NULL);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_LD), 2);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_LD_WAVEFRONTS), 4);
-    model_counters_free(c);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 2);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 4);
+    cured_model_counters_free(c);
     c = fixture_run(f->ptx, NULL, &l, NULL);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_LD), 4);
-    model_counters_free(c);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 4);
+    cured_model_counters_free(c);
 }
 
 /* ld.global.v4.f32 with .y and .w unused: two LDG.E at +0 and +8. One warp
@@ -121,30 +121,30 @@ static void test_merge(void **state)
 static void test_vector_unused(void **state)
 {
     fixture *f = *state;
-    model_sass_summary s;
-    model_counters *c = matched(f->ptx, VEC, f->sass, &s);
-    int fn = ptx_find_function(f->ptx, VEC);
-    const model_sass_fact *v =
-        model_counters_sass(c, fn, pc_of(f->ptx, VEC, PTX_OP_LD, PTX_S_GLOBAL, 0));
+    cured_model_sass_summary s;
+    cured_model_counters *c = matched(f->ptx, VEC, f->sass, &s);
+    int fn = cured_model_find_function(f->ptx, VEC);
+    const cured_model_sass_fact *v =
+        cured_model_counters_sass(c, fn, pc_of(f->ptx, VEC, PTX_OP_LD, PTX_S_GLOBAL, 0));
     assert_non_null(v);
     assert_int_equal(v->npieces, 2);
     assert_int_equal(v->width[0], 4);
     assert_int_equal(v->width[1], 4);
     assert_int_equal(v->offset[0] + v->offset[1], 8);
     assert_int_equal(v->offset[0] * v->offset[1], 0);
-    model_sass_summary_free(&s);
-    model_counters_free(c);
+    cured_model_sass_summary_free(&s);
+    cured_model_counters_free(c);
 
     fixture_launch l = {VEC, 1, 32, 0, 128, 0};
     c = fixture_run(f->ptx, f->sass, &l, NULL);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_GLOBAL_LD), 2);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_GLOBAL_LD_REQUESTS), 2);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_GLOBAL_LD_SECTORS), 32);
-    model_counters_free(c);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD), 2);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 2);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 32);
+    cured_model_counters_free(c);
     c = fixture_run(f->ptx, NULL, &l, NULL);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_GLOBAL_LD_REQUESTS), 1);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_GLOBAL_LD_SECTORS), 16);
-    model_counters_free(c);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 1);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_SECTORS), 16);
+    cured_model_counters_free(c);
 }
 
 /* guarded, one block of 128 threads (4 warps), n = 40.
@@ -159,34 +159,34 @@ static void test_if_converted(void **state)
 {
     fixture *f = *state;
     fixture_launch l = {GUARDED, 1, 128, 0, 40, 0};
-    model_sass_summary s;
-    model_counters *c = fixture_run(f->ptx, f->sass, &l, &s);
+    cured_model_sass_summary s;
+    cured_model_counters *c = fixture_run(f->ptx, f->sass, &l, &s);
     assert_int_equal(s.removed_branches, 2);
     assert_int_equal(s.skip_lists, 2);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_GLOBAL_LD), 4 + 1);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_GLOBAL_LD_REQUESTS), 2 + 1);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_LD), 9);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_ST), 8);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_LD_WAVEFRONTS), 5);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_ST_WAVEFRONTS), 6);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD), 4 + 1);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD_REQUESTS), 2 + 1);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 9);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_ST), 8);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS), 5);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS), 6);
     /* the skipped loads count on their own rows, though no PTX instruction
        ran there in warps 2 and 3 */
-    int fn = ptx_find_function(f->ptx, GUARDED);
+    int fn = cured_model_find_function(f->ptx, GUARDED);
     int lds = pc_of(f->ptx, GUARDED, PTX_OP_LD, PTX_S_SHARED, 0);
-    assert_int_equal(model_counters_at(c, fn, lds)[MODEL_CTR_SHARED_LD], 4);
-    assert_int_equal(model_counters_at(c, fn, lds)[MODEL_CTR_INST], 2);
+    assert_int_equal(cured_model_counters_at(c, fn, lds)[CURED_MODEL_CTR_SHARED_LD], 4);
+    assert_int_equal(cured_model_counters_at(c, fn, lds)[CURED_MODEL_CTR_INST], 2);
     const int32_t *pcs;
     int b = pc_of(f->ptx, GUARDED, PTX_OP_BRA, PTX_S_NONE, 1);
-    assert_int_equal(model_counters_sass_skips(c, fn, b, &pcs), 3);
+    assert_int_equal(cured_model_counters_sass_skips(c, fn, b, &pcs), 3);
     assert_int_equal(pcs[0], lds);
-    model_sass_summary_free(&s);
-    model_counters_free(c);
+    cured_model_sass_summary_free(&s);
+    cured_model_counters_free(c);
 
     c = fixture_run(f->ptx, NULL, &l, NULL);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_GLOBAL_LD), 2 + 1);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_LD), 5);
-    assert_int_equal(model_counters_total(c, MODEL_CTR_SHARED_ST), 6);
-    model_counters_free(c);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_GLOBAL_LD), 2 + 1);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_LD), 5);
+    assert_int_equal(cured_model_counters_total(c, CURED_MODEL_CTR_SHARED_ST), 6);
+    cured_model_counters_free(c);
 }
 
 /* The same from nvdisasm -g: source lines give the same facts here (each
@@ -194,13 +194,13 @@ static void test_if_converted(void **state)
 static void test_source_lines(void **state)
 {
     fixture *f = *state;
-    model_sass_summary s;
-    model_counters *c = matched(f->ptx, GUARDED, f->sass_g, &s);
-    assert_int_equal(s.mode, MODEL_SASS_BY_SOURCE_LINE);
+    cured_model_sass_summary s;
+    cured_model_counters *c = matched(f->ptx, GUARDED, f->sass_g, &s);
+    assert_int_equal(s.mode, CURED_MODEL_SASS_BY_SOURCE_LINE);
     assert_int_equal(s.removed_branches, 2);
     assert_int_equal(s.skip_lists, 2);
-    model_sass_summary_free(&s);
-    model_counters_free(c);
+    cured_model_sass_summary_free(&s);
+    cured_model_counters_free(c);
 }
 
 /* atomics: atom.global.add.u64 whose result is unused is a REDG in SASS,
@@ -208,41 +208,41 @@ static void test_source_lines(void **state)
 static void test_reductions(void **state)
 {
     fixture *f = *state;
-    model_sass_summary s;
-    model_counters *c = matched(f->ptx, ATOMICS, f->sass, &s);
-    int fn = ptx_find_function(f->ptx, ATOMICS);
+    cured_model_sass_summary s;
+    cured_model_counters *c = matched(f->ptx, ATOMICS, f->sass, &s);
+    int fn = cured_model_find_function(f->ptx, ATOMICS);
     int big = pc_of(f->ptx, ATOMICS, PTX_OP_ATOM, PTX_S_GLOBAL, 1);
     int counted = pc_of(f->ptx, ATOMICS, PTX_OP_ATOM, PTX_S_GLOBAL, 0);
-    assert_true(model_counters_sass(c, fn, big)->reduction);
-    assert_false(model_counters_sass(c, fn, counted)->reduction);
-    assert_true(model_counters_sass(c, fn, counted)->predicated);
-    assert_int_equal(model_counters_sass(c, fn, big)->width[0], 8);
-    model_sass_summary_free(&s);
-    model_counters_free(c);
+    assert_true(cured_model_counters_sass(c, fn, big)->reduction);
+    assert_false(cured_model_counters_sass(c, fn, counted)->reduction);
+    assert_true(cured_model_counters_sass(c, fn, counted)->predicated);
+    assert_int_equal(cured_model_counters_sass(c, fn, big)->width[0], 8);
+    cured_model_sass_summary_free(&s);
+    cured_model_counters_free(c);
 }
 
 /* SASS without lines, and SASS of other kernels: PTX-level, with a note. */
 static void test_unmatched(void **state)
 {
     fixture *f = *state;
-    model_sass_summary s;
-    model_counters *c = matched(f->ptx, GUARDED, f->cuobjdump, &s);
-    assert_int_equal(s.mode, MODEL_SASS_NONE);
+    cured_model_sass_summary s;
+    cured_model_counters *c = matched(f->ptx, GUARDED, f->cuobjdump, &s);
+    assert_int_equal(s.mode, CURED_MODEL_SASS_NONE);
     assert_int_equal(s.nnotes, 1);
     assert_non_null(strstr(s.notes[0].text, "no line annotations"));
-    assert_null(model_counters_sass(c, ptx_find_function(f->ptx, GUARDED),
+    assert_null(cured_model_counters_sass(c, cured_model_find_function(f->ptx, GUARDED),
                                     pc_of(f->ptx, GUARDED, PTX_OP_LD, PTX_S_SHARED, 0)));
-    model_sass_summary_free(&s);
-    model_counters_free(c);
+    cured_model_sass_summary_free(&s);
+    cured_model_counters_free(c);
 
-    ptx_module *other = fixture_ptx("classic_f32.ptx");
+    cured_model_module *other = fixture_ptx("classic_f32.ptx");
     c = matched(other, "_Z16divergent_kernelIfEvPKT_PS0_j", f->sass, &s);
     assert_int_equal(s.functions, 0);
     assert_int_equal(s.nnotes, 1);
     assert_non_null(strstr(s.notes[0].text, "has no instruction"));
-    model_sass_summary_free(&s);
-    model_counters_free(c);
-    ptx_module_free(other);
+    cured_model_sass_summary_free(&s);
+    cured_model_counters_free(c);
+    cured_model_module_free(other);
 }
 
 /* Corrupted SASS that still parses (lines pointing anywhere, widths and
@@ -270,11 +270,11 @@ static void test_corrupted_sass(void **state)
         for (int fn = 0; fn < f->ptx->nfunctions; fn++) {
             if (!f->ptx->functions[fn].is_entry)
                 continue;
-            model_counters *c = model_counters_new(f->ptx, fn);
-            model_sass_summary sum;
-            assert_int_equal(model_sass_apply(f->ptx, fn, s, c, &sum), 0);
-            model_sass_summary_free(&sum);
-            model_counters_free(c);
+            cured_model_counters *c = cured_model_counters_new(f->ptx, fn);
+            cured_model_sass_summary sum;
+            assert_int_equal(cured_model_sass_apply(f->ptx, fn, s, c, &sum), 0);
+            cured_model_sass_summary_free(&sum);
+            cured_model_counters_free(c);
         }
         sass_module_free(s);
     }
@@ -287,39 +287,39 @@ static void test_corrupted_sass(void **state)
 static void test_fact_api(void **state)
 {
     fixture *f = *state;
-    int fn = ptx_find_function(f->ptx, PAIRS);
-    model_counters *c = model_counters_new(f->ptx, fn);
+    int fn = cured_model_find_function(f->ptx, PAIRS);
+    cured_model_counters *c = cured_model_counters_new(f->ptx, fn);
     int ld = pc_of(f->ptx, PAIRS, PTX_OP_LD, PTX_S_SHARED, 0);
-    model_sass_fact fact;
+    cured_model_sass_fact fact;
     memset(&fact, 0, sizeof fact);
     fact.npieces = 1;
     fact.width[0] = 0;
-    assert_int_equal(model_counters_set_sass(c, fn, ld, &fact), -1);
+    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, &fact), -1);
     fact.width[0] = 33;
-    assert_int_equal(model_counters_set_sass(c, fn, ld, &fact), -1);
+    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, &fact), -1);
     fact.width[0] = 4;
-    fact.npieces = MODEL_SASS_MAX_PIECES + 1;
-    assert_int_equal(model_counters_set_sass(c, fn, ld, &fact), -1);
+    fact.npieces = CURED_MODEL_SASS_MAX_PIECES + 1;
+    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, &fact), -1);
     fact.npieces = 1;
-    assert_int_equal(model_counters_set_sass(c, fn, -1, &fact), -1);
-    assert_int_equal(model_counters_set_sass(c, fn, 100000, &fact), -1);
-    assert_int_equal(model_counters_set_sass(c, fn, ld, &fact), 0);
-    assert_int_equal(model_counters_sass_width(c, fn, ld), 4);
-    assert_int_equal(model_counters_set_sass(c, fn, ld, NULL), 0);
-    assert_null(model_counters_sass(c, fn, ld));
+    assert_int_equal(cured_model_counters_set_sass(c, fn, -1, &fact), -1);
+    assert_int_equal(cured_model_counters_set_sass(c, fn, 100000, &fact), -1);
+    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, &fact), 0);
+    assert_int_equal(cured_model_counters_sass_width(c, fn, ld), 4);
+    assert_int_equal(cured_model_counters_set_sass(c, fn, ld, NULL), 0);
+    assert_null(cured_model_counters_sass(c, fn, ld));
     int32_t bad[1] = {100000};
-    assert_int_equal(model_counters_set_sass_skips(c, fn, 0, bad, 1), -1);
-    assert_int_equal(model_counters_set_sass_skips(c, fn, 0, NULL, 1), -1);
+    assert_int_equal(cured_model_counters_set_sass_skips(c, fn, 0, bad, 1), -1);
+    assert_int_equal(cured_model_counters_set_sass_skips(c, fn, 0, NULL, 1), -1);
     int32_t good[1] = {ld};
-    assert_int_equal(model_counters_set_sass_skips(c, fn, 0, good, 1), 0);
+    assert_int_equal(cured_model_counters_set_sass_skips(c, fn, 0, good, 1), 0);
     const int32_t *pcs;
-    assert_int_equal(model_counters_sass_skips(c, fn, 0, &pcs), 1);
-    assert_int_equal(model_counters_set_sass_skips(c, fn, 0, NULL, 0), 0);
-    assert_int_equal(model_counters_sass_skips(c, fn, 0, &pcs), 0);
-    assert_null(model_counters_sass_label(c));
-    model_counters_set_sass_label(c, "kernels.sass");
-    assert_string_equal(model_counters_sass_label(c), "kernels.sass");
-    model_counters_free(c);
+    assert_int_equal(cured_model_counters_sass_skips(c, fn, 0, &pcs), 1);
+    assert_int_equal(cured_model_counters_set_sass_skips(c, fn, 0, NULL, 0), 0);
+    assert_int_equal(cured_model_counters_sass_skips(c, fn, 0, &pcs), 0);
+    assert_null(cured_model_counters_sass_label(c));
+    cured_model_counters_set_sass_label(c, "kernels.sass");
+    assert_string_equal(cured_model_counters_sass_label(c), "kernels.sass");
+    cured_model_counters_free(c);
 }
 
 int main(void)

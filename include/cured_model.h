@@ -1,0 +1,635 @@
+/* model.h - the model: runs a PTX kernel on the CPU, warp by warp.
+ *
+ * defines: cured_model_memory (global memory as caller-provided buffers),
+ *          cured_model_launch, cured_model_event, cured_model_access, cured_model_observer,
+ *          cured_model_finding, cured_model_findings, cured_model_run and their helpers
+ *
+ * A launch runs a grid of blocks, each block's warps of 32 lanes with
+ * per-thread registers, on one CPU thread. The interpreter (exec.c) calls
+ * observers at each warp-level event: counters (counters.c, step_view.c)
+ * and checks (checks.c) are observers, so the interpreter stays small and
+ * every view sees the same execution. Problems are reported as findings
+ * with block, thread, instruction and source line; the model never crashes
+ * and never prints.
+ */
+#ifndef CURED_MODEL_H
+#define CURED_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A parsed PTX module (opaque). */
+typedef struct cured_model_module cured_model_module;
+
+/* One decoded PTX instruction (opaque outside the model). */
+struct ptx_instr;
+
+/* ------------------------------------------------------------ modules */
+
+/* A parse failure: the first error, with its line, column and a message
+ * that names what was found and starts with its line
+ * ("line 12: unknown instruction 'foo.bar'"). */
+typedef struct cured_model_parse_error {
+    uint32_t line;
+    uint32_t column;
+    char message[256];
+} cured_model_parse_error;
+
+/* Parses PTX text (text[0..len), need not be NUL-terminated) into a new
+ * module. Returns NULL on failure and fills *err (err may be NULL).
+ * Never crashes on malformed input; an instruction or directive it does
+ * not know is an error naming it and its line, never a silent skip. */
+cured_model_module *cured_model_parse(const char *text, size_t len,
+                                      cured_model_parse_error *err);
+
+/* Frees a module from cured_model_parse. NULL is fine. */
+void cured_model_module_free(cured_model_module *module);
+
+/* Index of the function named `name` (exactly), or -1. */
+int cured_model_find_function(const cured_model_module *module, const char *name);
+
+#define CURED_MODEL_WARP_SIZE 32
+
+/* ------------------------------------------------------------- memory */
+
+/* One allocation in the model's global memory. `addr` is the device
+ * address kernels see; buffers are placed with unmapped gaps between them
+ * so an access one past the end is caught. `init` is a per-byte shadow
+ * (1 = written) used by the uninitialised-read check; NULL means the whole
+ * buffer counts as initialised. The interpreter marks the bytes it stores
+ * (exec_mem.c); the checks observer (checks_global.c) marks them too, from
+ * its access callback, so the shadow is kept with or without either. */
+typedef struct cured_model_buffer {
+    char name[48];
+    uint64_t addr;
+    uint64_t bytes;
+    uint8_t *data;
+    uint8_t *init;
+    const cured_model_module *module;  /* set on the buffer cured_model_memory_module_image
+                                  made for that module's data image */
+} cured_model_buffer;
+
+typedef struct cured_model_memory {
+    cured_model_buffer *buffers;
+    int nbuffers;
+    int capacity;
+    uint64_t next_addr;
+} cured_model_memory;
+
+/* A new, empty global memory. Returns NULL when out of host memory. */
+cured_model_memory *cured_model_memory_new(void);
+
+/* Frees the memory and every buffer in it. NULL is fine. */
+void cured_model_memory_free(cured_model_memory *memory);
+
+/* Allocates `bytes` (zero-filled host side) named `name`; when
+ * `initialised` is 0 the buffer is marked unwritten for the initcheck.
+ * Returns the buffer (its addr is the device address) or NULL when out of
+ * host memory. Addresses are 256-byte aligned, as cudaMalloc's are. The
+ * returned pointer stays valid while the memory holds at most 1024
+ * buffers (past that, find buffers again by address). */
+cured_model_buffer *cured_model_memory_alloc(cured_model_memory *memory, const char *name,
+                                 uint64_t bytes, int initialised);
+
+/* The buffer named `name` (the first, when several share it), or NULL. */
+cured_model_buffer *cured_model_memory_find_named(const cured_model_memory *memory,
+                                                  const char *name);
+
+/* The buffer holding [addr, addr + len), or NULL when that range is not
+ * wholly inside one buffer. */
+cured_model_buffer *cured_model_memory_find(const cured_model_memory *memory, uint64_t addr,
+                                uint64_t len);
+
+/* The buffer holding `module`'s .global and .const data image (each such
+ * symbol at its ptx_symbol.offset, initialisers copied in), allocated in
+ * `memory` on the first call and the same buffer afterwards, so __device__
+ * variables keep their values from one launch to the next, as on a GPU.
+ * cured_model_run calls it for modules that have such data; a host may call it to
+ * read or reset a variable (buffer->data + symbol offset). Returns NULL
+ * when out of host memory. */
+cured_model_buffer *cured_model_memory_module_image(cured_model_memory *memory,
+                                        const cured_model_module *module);
+
+/* ----------------------------------------------------------- findings */
+
+typedef enum cured_model_finding_kind {
+    CURED_MODEL_FIND_OOB_GLOBAL = 1,   /* global access outside every buffer */
+    CURED_MODEL_FIND_OOB_SHARED,       /* shared access past the block's window */
+    CURED_MODEL_FIND_OOB_LOCAL,        /* local access past the thread's frame */
+    CURED_MODEL_FIND_OOB_PARAM,        /* param/const access out of range */
+    CURED_MODEL_FIND_MISALIGNED,       /* address not aligned to the access size */
+    CURED_MODEL_FIND_UNINIT_SHARED,    /* read of shared memory no thread wrote */
+    CURED_MODEL_FIND_UNINIT_GLOBAL,    /* read of global memory nothing wrote */
+    CURED_MODEL_FIND_RACE_SHARED,      /* conflicting shared accesses, no sync */
+    CURED_MODEL_FIND_BAD_MASK,         /* shfl/vote/match/redux/bar.warp mask names
+                                    lanes that exited or do not exist, or
+                                    omits the executing lane */
+    CURED_MODEL_FIND_BARRIER_DIVERGENCE, /* a barrier that not every live thread
+                                      of the block reaches */
+    CURED_MODEL_FIND_STEP_LIMIT,       /* the step limit ran out (endless loop?) */
+    CURED_MODEL_FIND_UNSUPPORTED,      /* an instruction form the model cannot run */
+    CURED_MODEL_FIND_TRAP,             /* trap executed */
+    CURED_MODEL_FIND_BAD_LAUNCH        /* launch parameters invalid */
+} cured_model_finding_kind;
+
+/* Severity: an error stops the launch after the current warp instruction
+ * (as a fault stops a GPU kernel); a hazard is recorded and the run goes on. */
+typedef enum cured_model_severity { CURED_MODEL_HAZARD = 0, CURED_MODEL_ERROR = 1 } cured_model_severity;
+
+typedef struct cured_model_finding {
+    cured_model_finding_kind kind;
+    cured_model_severity severity;
+    uint32_t block[3];       /* blockIdx */
+    uint32_t thread[3];      /* threadIdx of the first offending thread */
+    int32_t function;        /* function index, -1 when not tied to code */
+    int32_t pc;              /* instruction index in that function */
+    uint32_t ptx_line;       /* line in the PTX text */
+    uint16_t src_file;       /* .loc file/line (0 when the PTX has none) */
+    uint32_t src_line;
+    uint64_t address;        /* the address concerned, when there is one */
+    char message[224];       /* one line: what happened, with the
+                                instruction's text where it helps */
+} cured_model_finding;
+
+/* A growing list of findings; identical findings (same kind, function and
+ * pc) are counted once, with `repeats` for the rest. */
+typedef struct cured_model_findings {
+    cured_model_finding *items;
+    uint32_t *repeats;
+    int count;
+    int capacity;
+    int errors;              /* findings of severity CURED_MODEL_ERROR */
+} cured_model_findings;
+
+/* Adds a finding (merging repeats). Returns 0, or -1 when out of host
+ * memory (the finding is then dropped). */
+int cured_model_findings_add(cured_model_findings *list, const cured_model_finding *f);
+
+/* Adds every finding of src to dst, repeats included (a finding dst has
+ * already gains src's count). Returns 0, or -1 when out of host memory. */
+int cured_model_findings_merge(cured_model_findings *dst, const cured_model_findings *src);
+
+/* Frees the list's storage and empties it. */
+void cured_model_findings_clear(cured_model_findings *list);
+
+/* Prints the findings one per line: severity, kind, block and thread, the
+ * PTX instruction's text (from ptx_text[0..ptx_len), the module's source)
+ * and line, the source line (and the kernel's own line where the code was
+ * inlined from elsewhere), repeats and the message. */
+void cured_model_findings_print(FILE *out, const cured_model_findings *list,
+                                const cured_model_module *module,
+                                const char *ptx_text, size_t ptx_len);
+
+/* Writes the findings as a JSON array of objects with the same fields. */
+void cured_model_findings_write_json(FILE *out, const cured_model_findings *list,
+                                     const cured_model_module *module,
+                                     const char *ptx_text, size_t ptx_len);
+
+/* Short name of a finding kind ("out-of-bounds global", "shared race"...). */
+const char *cured_model_finding_kind_name(cured_model_finding_kind kind);
+
+/* ------------------------------------------------------------- events */
+
+/* A warp-level event: the instruction one warp issues. */
+typedef struct cured_model_event {
+    const cured_model_module *module;
+    int32_t function;        /* index in module->functions */
+    int32_t pc;              /* instruction index */
+    const struct ptx_instr *ins; /* the instruction (opaque outside the model) */
+    uint32_t block;          /* linear block index */
+    uint32_t warp;           /* warp index within the block */
+    uint32_t present;        /* lanes that exist in this warp (a partial last
+                                warp has fewer than 32) */
+    uint32_t active;         /* lanes that issued this instruction (at this
+                                pc, not exited, not waiting) */
+    uint32_t guard_true;     /* active lanes whose guard predicate held (the
+                                lanes that take effect); = active unguarded */
+    const uint8_t *shared;   /* the block's shared window as it is now
+                                (read-only; static part, then dynamic) */
+    uint64_t shared_bytes;   /* its size: static bytes aligned up to the
+                                extern alignment (16 by default), plus
+                                cured_model_launch.dynamic_shared_bytes */
+} cured_model_event;
+
+typedef enum cured_model_access_kind {
+    CURED_MODEL_LOAD = 0,
+    CURED_MODEL_STORE,
+    CURED_MODEL_ATOMIC             /* read-modify-write: atom and red */
+} cured_model_access_kind;
+
+/* One warp-level memory access, after generic addresses were resolved.
+ * A generic instruction whose lanes fall in several spaces is reported as
+ * one access per space. */
+typedef struct cured_model_access {
+    const cured_model_event *event;
+    uint8_t space;           /* ptx_space: GLOBAL, SHARED, LOCAL, CONST, PARAM */
+    uint8_t kind;            /* cured_model_access_kind */
+    uint8_t size;            /* bytes per lane, all vector elements
+                                (ld.v4.f32: 16) */
+    uint8_t elem_size;       /* bytes of one vector element */
+    uint32_t mask;           /* lanes that access memory */
+    uint64_t addr[CURED_MODEL_WARP_SIZE]; /* per lane: device address (global),
+                                       offset in the block's window (shared),
+                                       offset in the thread's frame (local) */
+} cured_model_access;
+
+struct cured_model_launch;
+
+/* Observers: every member may be NULL. Calls are made in execution order,
+ * on the thread that called cured_model_run. */
+typedef struct cured_model_observer {
+    void *ctx;
+    /* Before the first block runs / after the last ended. */
+    void (*launch_begin)(void *ctx, const struct cured_model_launch *launch);
+    void (*launch_end)(void *ctx, const struct cured_model_launch *launch);
+    /* A block starts (threads: its thread count) / ends. */
+    void (*block_begin)(void *ctx, uint32_t block, uint32_t threads);
+    void (*block_end)(void *ctx, uint32_t block);
+    /* Every warp-level instruction issued, before it takes effect. */
+    void (*instr)(void *ctx, const cured_model_event *e);
+    /* Every memory access, after instr() for the same instruction and
+     * before the values are stored. */
+    void (*access)(void *ctx, const cured_model_access *a);
+    /* A conditional branch: `taken` lanes jump, guard_true == taken; it
+     * diverged when 0 < taken < active. */
+    void (*branch)(void *ctx, const cured_model_event *e, uint32_t taken);
+    /* A block-wide barrier released: every live thread arrived. e is the
+     * event of the last warp to arrive; `id` is the barrier number. */
+    void (*barrier)(void *ctx, const cured_model_event *e, uint32_t id);
+    /* bar.warp.sync (and the implied warp sync of the *.sync warp
+     * operations: shfl/vote/match/redux), over `mask` lanes. */
+    void (*warp_sync)(void *ctx, const cured_model_event *e, uint32_t mask);
+    /* Lanes exited (ret from the entry, or exit). */
+    void (*lanes_exit)(void *ctx, const cured_model_event *e, uint32_t lanes);
+} cured_model_observer;
+
+/* ------------------------------------------------------------- launch */
+
+typedef struct cured_model_dim3 {
+    uint32_t x, y, z;
+} cured_model_dim3;
+
+#define CURED_MODEL_DEFAULT_STEP_LIMIT ((uint64_t)1 << 32)
+
+typedef struct cured_model_launch {
+    const cured_model_module *module;
+    int function;                  /* an .entry's index */
+    cured_model_dim3 grid;
+    cured_model_dim3 block;
+    uint32_t dynamic_shared_bytes;
+    const void *params;            /* the kernel's parameter block, laid out
+                                      as the entry's .param symbols say
+                                      (offset, size, alignment) */
+    size_t params_size;
+    cured_model_memory *memory;          /* global memory */
+    uint64_t step_limit;           /* warp instructions; 0 = default */
+    cured_model_observer *observers;     /* array of nobservers */
+    int nobservers;
+    int check_uninit_global;       /* report reads of unwritten global bytes */
+} cured_model_launch;
+
+typedef struct cured_model_result {
+    uint64_t warp_instructions;    /* warp-level instructions issued */
+    uint64_t thread_instructions;  /* sum of active lanes over them */
+    int completed;                 /* 1 when every thread exited normally */
+    cured_model_findings findings;       /* caller frees with cured_model_findings_clear */
+} cured_model_result;
+
+/* Runs the launch to completion (or to the first error finding) and fills
+ * *result. Returns 0 when the kernel ran (findings may still hold hazards
+ * or errors: check result->findings.errors), -1 when the launch could not
+ * start (bad function index, block over 1024 threads, shared memory over
+ * the 227 KiB limit, params_size wrong, out of host memory); the reason is
+ * then a CURED_MODEL_FIND_BAD_LAUNCH finding. */
+int cured_model_run(const cured_model_launch *launch, cured_model_result *result);
+
+/* ========================================================== counters */
+
+/* Every counter, with the Nsight Compute metric it stands for. */
+typedef enum cured_model_counter {
+    CURED_MODEL_CTR_INST = 0,            /* smsp__inst_executed.sum (PTX) */
+    CURED_MODEL_CTR_THREAD_INST,         /* smsp__thread_inst_executed.sum */
+    CURED_MODEL_CTR_THREAD_INST_PRED_ON, /* smsp__thread_inst_executed_pred_on.sum */
+    CURED_MODEL_CTR_SHARED_LD,           /* smsp__inst_executed_op_shared_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST,           /* smsp__inst_executed_op_shared_st.sum */
+    CURED_MODEL_CTR_SHARED_ATOM,         /* smsp__inst_executed_op_shared_atom.sum */
+    CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
+    CURED_MODEL_CTR_SHARED_LD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    CURED_MODEL_CTR_SHARED_ST_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_LD,           /* smsp__inst_executed_op_global_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST,           /* smsp__inst_executed_op_global_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM,         /* smsp__inst_executed_op_global_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED,          /* smsp__inst_executed_op_global_red.sum */
+    CURED_MODEL_CTR_GLOBAL_LD_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM_REQUESTS,/* l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED_REQUESTS, /* l1tex__t_requests_pipe_lsu_mem_global_op_red.sum */
+    CURED_MODEL_CTR_GLOBAL_LD_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    CURED_MODEL_CTR_GLOBAL_ST_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM_SECTORS, /* l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_RED_SECTORS,  /* l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum */
+    CURED_MODEL_CTR_LOCAL_LD,            /* smsp__inst_executed_op_local_ld.sum */
+    CURED_MODEL_CTR_LOCAL_ST,            /* smsp__inst_executed_op_local_st.sum */
+    CURED_MODEL_CTR_BRANCHES,            /* smsp__inst_executed_op_branch.sum (bra) */
+    CURED_MODEL_CTR_DIVERGENT_BRANCHES,  /* smsp__sass_branch_targets_threads_divergent.sum */
+    CURED_MODEL_CTR_BARRIERS,            /* sass__inst_executed_per_opcode, BAR */
+    CURED_MODEL_CTR_SHUFFLES,            /* sass__inst_executed_per_opcode, SHFL */
+    CURED_MODEL_CTR_VOTES,               /* sass__inst_executed_per_opcode, VOTE */
+    CURED_MODEL_CTR_COUNT
+} cured_model_counter;
+
+/* What a counter is: `key` is a short snake_case name for tables and for
+ * code ("shared_ld_wavefronts"), `metric` the Nsight Compute metric name,
+ * `what` one line of meaning. */
+typedef struct cured_model_counter_info {
+    const char *key;
+    const char *metric;
+    const char *what;
+} cured_model_counter_info;
+
+/* The description of counter `id`, or NULL when id is out of range. */
+const cured_model_counter_info *cured_model_counter_describe(cured_model_counter id);
+
+/* ----------------------------------------------------------- the view */
+
+typedef struct cured_model_counters cured_model_counters;
+
+/* New, zeroed counters for kernels of `module` (which must outlive them);
+ * `function` is the entry being launched (reports name it first). Every
+ * function of the module is counted (a called .func too). Returns NULL when
+ * out of host memory or when function is not a function of the module. */
+cured_model_counters *cured_model_counters_new(const cured_model_module *module, int function);
+
+/* Frees the counters. NULL is fine. */
+void cured_model_counters_free(cured_model_counters *c);
+
+/* Zeroes every count (SASS facts and skip lists are kept). */
+void cured_model_counters_reset(cured_model_counters *c);
+
+/* The observer to put in cured_model_launch.observers. Its ctx is c. */
+cured_model_observer cured_model_counters_observer(cured_model_counters *c);
+
+/* The kernel-wide total of one counter (0 for an id out of range). */
+uint64_t cured_model_counters_total(const cured_model_counters *c, cured_model_counter id);
+
+/* All totals, indexed by cured_model_counter (CURED_MODEL_CTR_COUNT values). */
+const uint64_t *cured_model_counters_totals(const cured_model_counters *c);
+
+/* The counts of the instruction at (function, pc), CURED_MODEL_CTR_COUNT values,
+ * or NULL when out of range or when that function never ran. */
+const uint64_t *cured_model_counters_at(const cured_model_counters *c, int function,
+                                  int pc);
+
+/* The active-lane share: thread instructions / (warp instructions * 32),
+ * i.e. smsp__thread_inst_executed_per_inst_executed.ratio / 32 (the old
+ * warp execution efficiency). 0 when nothing ran. */
+double cured_model_counters_active_share(const cured_model_counters *c);
+
+/* The entry given to cured_model_counters_new, and the module. */
+int cured_model_counters_function(const cured_model_counters *c);
+const cured_model_module *cured_model_counters_module(const cured_model_counters *c);
+
+/* 1 when every event was counted, 0 when the per-instruction rows of some
+ * function could not be allocated (its counts are then in the totals only). */
+int cured_model_counters_complete(const cured_model_counters *c);
+
+/* --------------------------------------------------------------- rows */
+
+/* How rows are keyed. */
+typedef enum cured_model_counters_by {
+    CURED_MODEL_BY_TOTAL = 0, /* no rows: the kernel's totals only */
+    CURED_MODEL_BY_SOURCE,    /* ptx_instr.src_file/src_line: the innermost .loc
+                           (inside an inlined function: that function's line) */
+    CURED_MODEL_BY_SITE,      /* ptx_instr.site_file/site_line: the outermost
+                           (the kernel's own line for inlined code) */
+    CURED_MODEL_BY_PTX        /* ptx_instr.ptx_line: one row per instruction */
+} cured_model_counters_by;
+
+/* One row: the sum of the counts of the instructions of one function that
+ * share a key. For CURED_MODEL_BY_PTX, file is 0 and line the PTX line. Lines
+ * with no .loc (line 0) are a row of their own. */
+typedef struct cured_model_counters_line {
+    int function;
+    uint16_t file;
+    uint32_t line;
+    int first_pc;            /* the lowest pc in the row */
+    uint64_t v[CURED_MODEL_CTR_COUNT];
+} cured_model_counters_line;
+
+/* The rows of `function` (-1: the entry) keyed by `by`, sorted by file then
+ * line, only those where something was counted (an instruction ran, or a
+ * warp skipped a predicated SASS access). Stores a malloc'ed array in
+ * *rows (the caller frees it; NULL when there are none) and returns the row
+ * count, or -1 when out of host memory or for a bad function or by. */
+int cured_model_counters_lines(const cured_model_counters *c, int function,
+                         cured_model_counters_by by, cured_model_counters_line **rows);
+
+/* ------------------------------------------------------------ reports */
+
+/* Prints the totals (each with its ncu metric name) and, unless by is
+ * CURED_MODEL_BY_TOTAL, one table row per line of each function that ran, as
+ * aligned plain text. Returns 0, or -1 when out of host memory or on a
+ * write error. */
+int cured_model_counters_print_table(FILE *out, const cured_model_counters *c,
+                               cured_model_counters_by by);
+
+/* Writes the counts as one JSON object: the kernel's name, a note on PTX vs
+ * SASS, "totals" keyed by ncu metric name, "derived" (the active-lane share),
+ * the counter table (key, metric, meaning), and per function "lines"
+ * (by source) and "ptx" (by instruction) rows whose counts are keyed by the
+ * counters' short keys, non-zero ones only. Returns 0, or -1 when out of host
+ * memory or on a write error. */
+int cured_model_counters_write_json(FILE *out, const cured_model_counters *c);
+
+/* ============================================================ checks */
+
+typedef struct cured_model_checks cured_model_checks;
+
+/* New checks that add their findings to *out (which must outlive them;
+ * any list works, including the one a cured_model_result will hold, as long as
+ * cured_model_run fills that list in place). Returns NULL when out of host
+ * memory. */
+cured_model_checks *cured_model_checks_new(cured_model_findings *out);
+
+/* The observer to put in cured_model_launch.observers. One cured_model_checks serves
+ * any number of launches, one at a time. Can't fail. */
+cured_model_observer cured_model_checks_observer(cured_model_checks *checks);
+
+/* Whether the warp-wide *.sync operations (shfl, vote, match, redux) order
+ * shared memory for the lanes of their mask as bar.warp.sync does. Off by
+ * default, as on the GPU: the programming guide promises memory ordering
+ * for __syncwarp only, and racecheck reports a hazard that only a shuffle
+ * separates. Can't fail. */
+void cured_model_checks_set_warp_ops_sync(cured_model_checks *checks, int on);
+
+/* Frees the checks (not the findings list). NULL is fine. */
+void cured_model_checks_free(cured_model_checks *checks);
+
+/* ========================================================= step view */
+
+/* One tree step (rule 5). */
+typedef struct cured_model_step {
+    uint32_t block;           /* linear block index */
+    uint32_t interval;        /* which barrier interval of the block (0: before
+                                 the first barrier) */
+    uint64_t accesses;        /* counted shared accesses in it */
+    uint32_t adding_threads;
+    uint32_t bank_degree;     /* worst over its counted warp stores; 0: none */
+    uint32_t warps;           /* participating warps */
+    uint32_t divergent_warps; /* of those, the ones with a partial lane set */
+} cured_model_step;
+
+/* The page's row and what stands behind it (rule 6). */
+typedef struct cured_model_step_summary {
+    uint64_t accesses;          /* counted shared accesses */
+    uint64_t barriers;          /* counted barrier releases */
+    uint32_t worst_bank_degree; /* 0 when there are no tree steps ("-") */
+    int tree_steps;             /* how many, over all blocks */
+    int has_first_step;         /* 0: "none" */
+    uint32_t first_step_divergent;
+    uint32_t first_step_warps;
+    uint32_t shuffle_rounds;    /* most shfl instructions of one warp */
+    uint64_t shuffles;          /* shfl warp instructions in all */
+    /* What the conventions left out: */
+    uint64_t initial_stores;    /* pure shared stores (lane level) */
+    uint64_t initial_barriers;  /* barriers after them */
+    uint64_t final_reads;       /* shared loads that went straight to global */
+    uint32_t blocks;            /* blocks seen */
+} cured_model_step_summary;
+
+typedef struct cured_model_step_view cured_model_step_view;
+
+/* A new, empty view for launches of entry `function` of `module` (which
+ * must outlive it). Returns NULL when out of host memory or for a function
+ * index out of range. */
+cured_model_step_view *cured_model_step_view_new(const cured_model_module *module, int function);
+
+/* Frees the view. NULL is fine. */
+void cured_model_step_view_free(cured_model_step_view *v);
+
+/* Forgets every count and step. */
+void cured_model_step_view_reset(cured_model_step_view *v);
+
+/* The observer to put in cured_model_launch.observers. Its ctx is v. */
+cured_model_observer cured_model_step_view_observer(cured_model_step_view *v);
+
+/* The summary of everything observed since new/reset. Can't fail. */
+cured_model_step_summary cured_model_step_view_summary(const cured_model_step_view *v);
+
+/* The tree steps in execution order (block by block); stores a pointer to
+ * them (owned by the view, valid until the next event, reset or free) in
+ * *steps and returns how many. */
+int cured_model_step_view_steps(const cured_model_step_view *v, const cured_model_step **steps);
+
+/* 1 when every event was tracked, 0 when host memory ran out in an
+ * observer callback (the counts are then incomplete). */
+int cured_model_step_view_complete(const cured_model_step_view *v);
+
+/* -------------------------------------------------------------- output */
+
+/* The page's table header (two lines: names and the |---| rule, each with
+ * its newline). */
+extern const char cured_model_step_table_header[];
+
+/* Formats the row of `s` labelled `label` into buf (size bytes, NUL ended,
+ * cut if short), as "| label | 189 | 6 | 1-way | 2 of 2 |" without newline.
+ * Returns what snprintf returns. */
+int cured_model_step_view_format_row(char *buf, size_t size, const char *label,
+                               const cured_model_step_summary *s);
+
+/* Prints the page's table: the header, then one row per view, labelled by
+ * names[i]. Returns 0, or -1 on a write error. */
+int cured_model_step_view_print_table(FILE *out, const char *const names[],
+                                const cured_model_step_view *const views[], int count);
+
+/* Writes the views as a JSON array, one object per view: its name, the
+ * summary's fields and its tree steps. Returns 0, or -1 on a write error. */
+int cured_model_step_view_write_json(FILE *out, const char *const names[],
+                               const cured_model_step_view *const views[], int count);
+
+/* Prints the view's tree steps as a table, one row per step (block,
+ * barrier interval, accesses, adding threads, bank conflict, divergent
+ * warps), or a line saying there are none. Returns 0, or -1 on a write
+ * error. */
+int cured_model_step_view_print_steps(FILE *out, const cured_model_step_view *view);
+
+/* ============================================================== SASS */
+
+/* How the SASS's lines were read. */
+typedef enum cured_model_sass_mode {
+    CURED_MODEL_SASS_NONE = 0,        /* no usable lines: counts stay PTX-level */
+    CURED_MODEL_SASS_BY_PTX_LINE,     /* nvdisasm -gp: exact */
+    CURED_MODEL_SASS_BY_SOURCE_LINE   /* nvdisasm -g / -gi */
+} cured_model_sass_mode;
+
+/* One thing the matcher could not decide, or decided with a caveat. */
+typedef struct cured_model_sass_note {
+    int function;
+    int pc;                     /* -1 when about the whole function */
+    uint32_t ptx_line;          /* 0 when not about one instruction */
+    char text[200];
+} cured_model_sass_note;
+
+#define CURED_MODEL_SASS_MAX_NOTES 64
+
+/* What cured_model_sass_apply did. */
+typedef struct cured_model_sass_summary {
+    cured_model_sass_mode mode;
+    int functions;              /* PTX functions matched with SASS */
+    int memory;                 /* PTX memory instructions given a fact */
+    int predicated;             /* of them: predicated in the SASS */
+    int reshaped;               /* of them: merged, folded, split, narrowed */
+    int removed_branches;       /* PTX branches ptxas removed */
+    int skip_lists;             /* of them: with a skip list */
+    cured_model_sass_note *notes;     /* at most CURED_MODEL_SASS_MAX_NOTES */
+    int nnotes;
+    int notes_left_out;         /* notes past the cap */
+} cured_model_sass_summary;
+
+/* Frees the summary's notes and zeroes it. */
+void cured_model_sass_summary_free(cured_model_sass_summary *s);
+
+/* "PTX lines", "source lines", "none". */
+const char *cured_model_sass_mode_name(cured_model_sass_mode mode);
+
+/* ========================================================= catalogue */
+
+/* What cured_model_catalogue_entry_name found. */
+enum {
+    CURED_MODEL_CATALOGUE_OK = 0,
+    CURED_MODEL_CATALOGUE_NO_KERNEL = -1,  /* no entry for that kernel name */
+    CURED_MODEL_CATALOGUE_NO_DTYPE = -2,   /* the kernel, but not for that dtype */
+    CURED_MODEL_CATALOGUE_NO_BLOCK = -3,   /* the kernel and dtype, but no instance
+                                        for that compile-time block size */
+    CURED_MODEL_CATALOGUE_TOO_LONG = -4    /* the name does not fit in cap */
+};
+
+/* Finds the entry of `module` that is catalogue kernel `kernel` ("divergent",
+ * "unrolled" ...) for element type `dtype` ("f32", "i32", "u64" ...) and,
+ * for kernels with a compile-time block size, `block` (ignored by kernels
+ * without one; a kernel with one and block == 0 takes the smallest
+ * instance). Writes the entry's (mangled) name into out and returns
+ * CURED_MODEL_CATALOGUE_OK, or one of the negative codes above.
+ *
+ * A kernel's entries are recognised by their demangled form: the function
+ * name is the catalogue name, optionally with a `reduce_`/`cured_` prefix or
+ * a `_kernel` suffix, in any namespace; the template arguments give the
+ * element type and the block size. An extern "C" entry named
+ * `<kernel>_<dtype>` or `<kernel>_<dtype>_<block>` matches too. When a
+ * kernel has several entries (a grid kernel's passes), the first in the
+ * module wins. */
+int cured_model_catalogue_entry_name(const cured_model_module *module, const char *kernel,
+                               const char *dtype, int block, char *out,
+                               size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CURED_MODEL_H */

@@ -1,0 +1,395 @@
+/* cured_model_host.h - the model's runtime API: what a program needs to run
+ * kernels in the model as a CUDA program runs them on a GPU.
+ *
+ * defines: cured_model_source (the PTX: embedded catalogue, .ptx, .cu),
+ *          cured_model_sass_source (the SASS the counters follow),
+ *          cured_model_find_entry (a kernel by its CUDA or mangled name),
+ *          cured_model_arg (kernel arguments from specs) and its functions,
+ *          cured_model_args_bind, cured_model_buffer_print/_write_json,
+ *          cured_model_catalogue_launch (a catalogue kernel's first launch),
+ *          cured_model_plan_* (a catalogue kernel's whole launch plan)
+ *
+ * Built on include/cured_model.h (modules, memory, launches, observers)
+ * and include/cured.h (the catalogue, its plans, device presets). Every
+ * function reports failure as a return value with one line of text in the
+ * caller's `err` buffer; none prints except the *_print/_write_json
+ * reports, which write to the FILE the caller gives.
+ */
+#ifndef CURED_MODEL_HOST_H
+#define CURED_MODEL_HOST_H
+
+#include "cured.h"
+#include "cured_model.h"
+#include "ref_sum.h"  /* src/reference: the reference sum of a plan */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ sources */
+
+struct sass_module;
+
+/* The SASS a kernel runs, as a disassembler printed it, when there is one:
+ * the counters follow it (cured_model_sass_source_apply). */
+typedef struct cured_model_sass_source {
+    const char *text;           /* the disassembler's text, NULL when none */
+    size_t len;
+    char *owned;                /* text's storage when malloc'd */
+    char label[1100];           /* where it came from, for the reports */
+    char missing[400];          /* why there is none ("" when there is) */
+    struct sass_module *module; /* after cured_model_sass_source_apply */
+    cured_model_sass_summary summary;
+    int applied;                /* the counters follow it */
+} cured_model_sass_source;
+
+/* The embedded catalogue SASS, or a missing reason when this build has
+ * none. Can't fail. */
+void cured_model_sass_source_catalogue(cured_model_sass_source *s);
+
+/* Reads a SASS file (`nvdisasm -gp -c` of a cubin that
+ * `ptxas -arch=sm_XX -lineinfo` made from the same PTX; -g also works).
+ * Returns 0, or -1 with one line in err. */
+int cured_model_sass_source_file(cured_model_sass_source *s, const char *path,
+                                 char *err, size_t cap);
+
+/* Compiles the PTX file at ptx_path with ptxas -lineinfo and prints it with
+ * nvdisasm -gp into a temporary directory, then reads it; `label` names it
+ * in reports. When a tool is missing or fails, s says so in missing (the
+ * run goes on with PTX-level counts). Can't fail. */
+void cured_model_sass_source_compile(cured_model_sass_source *s,
+                                     const char *ptx_path, const char *label);
+
+/* No SASS, for `reason` (copied). Can't fail. */
+void cured_model_sass_source_none(cured_model_sass_source *s, const char *reason);
+
+/* Parses the text (the first time) and gives the counters its facts for
+ * `entry` of module (the summary is of the last call). Returns 0 (also
+ * when there is no text: nothing to do), or -1 with one line in err:
+ * malformed SASS ("LABEL:LINE: message") or out of memory. */
+int cured_model_sass_source_apply(cured_model_sass_source *s,
+                                  const cured_model_module *module, int entry,
+                                  cured_model_counters *c, char *err, size_t cap);
+
+/* Prints "sass: ..." lines: where the SASS came from and what the matcher
+ * did, its notes; or why the counts are PTX-level. */
+void cured_model_sass_source_print(FILE *out, const cured_model_sass_source *s,
+                                   const cured_model_module *module);
+
+/* Writes the same as one JSON object (without a trailing newline). */
+void cured_model_sass_source_json(FILE *out, const cured_model_sass_source *s,
+                                  const cured_model_module *module);
+
+/* Frees what s owns and zeroes it. */
+void cured_model_sass_source_free(cured_model_sass_source *s);
+
+/* The PTX a run executes. */
+typedef struct cured_model_source {
+    const char *text;     /* the PTX text (NUL-terminated) */
+    size_t len;
+    char *owned;          /* text's storage when malloc'd, else NULL */
+    char label[1024];     /* what to call it in messages: a path or
+                             "catalogue.ptx" */
+    cured_model_module *module;   /* after cured_model_source_parse */
+} cured_model_source;
+
+/* Points src at the embedded catalogue PTX. Returns 0, or -1 with one line
+ * in err when this build has none (built without CUDA). */
+int cured_model_source_catalogue(cured_model_source *src, char *err, size_t cap);
+
+/* Reads a .ptx file into src. Returns 0, or -1 with one line in err. */
+int cured_model_source_ptx_file(cured_model_source *src, const char *path,
+                                char *err, size_t cap);
+
+/* Compiles a .cu file with `nvcc -arch=sm_90 -ptx -lineinfo` into a
+ * temporary file (removed afterwards) and reads the PTX into src; with
+ * sass (may be NULL), also its SASS from that PTX
+ * (cured_model_sass_source_compile: a missing tool is not an error).
+ * nvcc's own messages go to stderr as it writes them. Returns 0, or -1
+ * with one line in err: no nvcc, nvcc failed, no temporary directory. */
+int cured_model_source_cu_file(cured_model_source *src, const char *path,
+                               cured_model_sass_source *sass, char *err,
+                               size_t cap);
+
+/* Parses src's text into src->module. Returns 0, or -1 with the parser's
+ * message in err as "LABEL:LINE:COLUMN: message" (one line). */
+int cured_model_source_parse(cured_model_source *src, char *err, size_t cap);
+
+/* Frees what src owns (text, module) and zeroes it. */
+void cured_model_source_free(cured_model_source *src);
+
+/* ------------------------------------------------------------ entries */
+
+/* The kernel entry of module to run: the one named `name` (its mangled
+ * name as in the PTX, or the name it has in the CUDA source: `k` finds
+ * `_Z1kPfj`, and an extern "C" kernel's name is both), or, with name
+ * NULL, the module's only entry. Returns its function index, or -1 with
+ * one line in err that lists the module's entries (`label` names the
+ * module there): no such entry, a name that fits several (overloads or
+ * template instances: name one by its mangled name), no entry at all, or
+ * several entries and no name. */
+int cured_model_find_entry(const cured_model_module *module, const char *name,
+                           const char *label, char *err, size_t cap);
+
+/* The entry's name (mangled, as in the PTX), or NULL for a bad index. */
+const char *cured_model_entry_name(const cured_model_module *module, int entry);
+
+/* The block shape the entry asks for with .reqntid, else (32, 1, 1).
+ * Can't fail (a bad index gives (32, 1, 1)). */
+cured_model_dim3 cured_model_entry_block(const cured_model_module *module,
+                                         int entry);
+
+/* Where one kernel parameter lies in the entry's parameter block. */
+typedef struct cured_model_param {
+    size_t offset;
+    size_t size;
+} cured_model_param;
+
+/* The entry's parameters in order: fills out[0 .. min(count, cap)) and
+ * *bytes (the block's size; bytes may be NULL). Returns their count, or -1
+ * for a bad module or entry. */
+int cured_model_entry_params(const cured_model_module *module, int entry,
+                             cured_model_param *out, int cap, size_t *bytes);
+
+/* ---------------------------------------------------------- arguments */
+
+/* How a buffer argument starts. */
+typedef enum cured_model_arg_init {
+    CURED_MODEL_ARG_RANDOM = 1, /* floats uniform in [-0.5, 0.5), signed ints
+                                   in [-8, 8), unsigned in [0, 16) */
+    CURED_MODEL_ARG_ONES,
+    CURED_MODEL_ARG_IOTA,       /* 0, 1, 2, ... */
+    CURED_MODEL_ARG_ZEROS,
+    CURED_MODEL_ARG_UNINIT,     /* unwritten (for the initcheck) */
+    CURED_MODEL_ARG_FILE        /* a file's raw bytes */
+} cured_model_arg_init;
+
+#define CURED_MODEL_ARG_NAME_MAX 48
+#define CURED_MODEL_ARG_PATH_MAX 1024
+#define CURED_MODEL_ARG_DEFAULT_SEED 1u
+
+/* One kernel parameter's argument, from a spec (one --arg of `cured model`):
+ *
+ *   NAME=TYPE[COUNT]:INIT   a buffer in global memory, INIT one of
+ *                           random[@SEED] | ones | iota | zeros | uninit |
+ *                           file:PATH (COUNT may then be omitted:
+ *                           NAME=TYPE[]:file:PATH)
+ *   [NAME=]TYPE:VALUE       a scalar: u32:5, s32:-1, u64:0x10, f32:1.5 ...
+ *
+ * TYPE is f32 f64 s8 s16 s32 s64 u8 u16 u32 u64 (i8..i64 are aliases of
+ * the signed ones). */
+typedef struct cured_model_arg {
+    int is_buffer;              /* 1: a buffer, 0: a scalar */
+    char name[CURED_MODEL_ARG_NAME_MAX]; /* "" for an unnamed scalar */
+    int type;                   /* element or scalar type: a code
+                                   cured_model_arg_type_name names */
+    uint64_t count;             /* buffer elements; 0 with a file and no COUNT */
+    cured_model_arg_init init;  /* buffers only */
+    uint64_t seed;              /* random@SEED */
+    char path[CURED_MODEL_ARG_PATH_MAX]; /* file:PATH */
+    uint64_t bits;              /* scalar: the value's bits, little-endian,
+                                   in the low cured_model_arg_elem_size bytes */
+} cured_model_arg;
+
+/* Parses one spec (text) into *arg. Returns 0, or -1 with one line in err
+ * ("unknown type 'f33' in 'x=f33[4]:ones'") saying what is wrong. */
+int cured_model_arg_parse(const char *text, cured_model_arg *arg, char *err,
+                          size_t cap);
+
+/* Bytes of one element of a spec type (1, 2, 4 or 8); 0 for a code the
+ * specs do not use. Can't fail. */
+unsigned cured_model_arg_elem_size(int type);
+
+/* Parses a spec type name ("f32", "i32", "u8" ...) into *type. Returns 0,
+ * or -1 for a name the specs do not know. */
+int cured_model_arg_type_parse(const char *name, int *type);
+
+/* The spec name of a type code ("f32", "s32" ...), "?" for others. */
+const char *cured_model_arg_type_name(int type);
+
+/* Fills data[0 .. count * elem_size) as the spec's INIT says (random,
+ * ones, iota, zeros; uninit and file leave data untouched). Deterministic:
+ * the same seed gives the same values on every machine. Can't fail. */
+void cured_model_arg_fill(const cured_model_arg *arg, void *data);
+
+/* Reads arg->path's bytes into a new malloc'd buffer, *bytes its length.
+ * The file must hold a whole number of elements, exactly count of them when
+ * the spec gave a COUNT. Returns the buffer (free() it), or NULL with one
+ * line in err. A zero-length file is an error (nothing to point at). */
+void *cured_model_arg_read_file(const cured_model_arg *arg, uint64_t *bytes,
+                                char *err, size_t cap);
+
+/* Parses "X", "X,Y" or "X,Y,Z" (each >= 1, missing ones are 1) into *d.
+ * Returns 0, or -1 with one line in err; `what` names the option
+ * ("--grid") in that line. */
+int cured_model_dim3_parse(const char *text, const char *what,
+                           cured_model_dim3 *d, char *err, size_t cap);
+
+/* Allocates and fills one buffer in `memory` per buffer argument (args[i]
+ * with a file and no COUNT gets its count from the file), and lays the
+ * kernel's parameter block out in a new malloc'd block (*params,
+ * *params_size = the function's parameter bytes). The arguments are
+ * matched to the entry's parameters in order: a buffer goes to a 64-bit
+ * parameter (its device address), a scalar to a parameter of its own
+ * size. Returns 0, or -1 with one line in err naming the parameter (the
+ * block is then not allocated; buffers already made stay in memory): a
+ * missing or extra argument, a buffer for a parameter that is not 8 bytes,
+ * a scalar whose size is not its parameter's, two buffers with one name, a
+ * file that cannot be read, out of memory. */
+int cured_model_args_bind(const cured_model_module *module, int function,
+                          cured_model_arg *args, int nargs,
+                          cured_model_memory *memory, uint8_t **params,
+                          size_t *params_size, char *err, size_t cap);
+
+/* The buffer argument named `name` among args, or NULL. */
+const cured_model_arg *cured_model_arg_find(const cured_model_arg *args,
+                                            int nargs, const char *name);
+
+/* Prints buffer b (of argument arg) as "NAME (TYPE[COUNT]): v0 v1 ...":
+ * the first and last values, or every value with `all`. */
+void cured_model_buffer_print(FILE *out, const cured_model_arg *arg,
+                              const cured_model_buffer *b, int all);
+
+/* Writes the same as one JSON object (without a trailing newline). */
+void cured_model_buffer_write_json(FILE *out, const cured_model_arg *arg,
+                                   const cured_model_buffer *b, int all);
+
+/* ---------------------------------------------------- catalogue kernels */
+
+/* The standard launch of one catalogue kernel: the first launch of its
+ * plan, with its arguments. */
+typedef struct cured_model_catalogue_launch {
+    cured_model_dim3 grid;
+    cured_model_dim3 block;
+    uint32_t dynamic_shared;     /* bytes */
+    cured_model_arg args[5];     /* in, out, n [, partials, counter] */
+    int nargs;
+} cured_model_catalogue_launch;
+
+/* Plans catalogue kernel `kernel` (its index) for n values of `dtype` with
+ * blocks of `block` threads (a power of two in [32, 1024]) on a device of
+ * shape *device, inputs random@seed: the launch shape of the dispatch's
+ * first launch (cured_catalogue_plan_on), the input buffer "in", the
+ * output "out" (one value per block, or one for atomic and single_pass,
+ * zeroed where the kernel adds into it), n as the kernel's u32 or u64, and
+ * single_pass's "partials" and zeroed "counter". Returns 0, or -1 with one
+ * line in err (n of 0 or over the kernel's max_n, a bad block size). */
+int cured_model_catalogue_launch_make(int kernel, cured_dtype dtype, uint64_t n,
+                                      int block, uint64_t seed,
+                                      const cured_device_shape *device,
+                                      cured_model_catalogue_launch *launch,
+                                      char *err, size_t cap);
+
+/* One launch of a whole plan, as it ran. */
+typedef struct cured_model_plan_launch {
+    int function;                /* the entry run: an index into the module */
+    int completed;               /* ran to its end with no error finding */
+    uint64_t warp_instructions;
+    uint64_t thread_instructions;
+    cured_model_findings findings; /* this launch's: interpreter and checks */
+} cured_model_plan_launch;
+
+/* What one run of a whole plan did. */
+typedef struct cured_model_plan_result {
+    cured_plan plan;             /* the dispatch's plan that was run */
+    int launches_run;            /* launches that ran to their end */
+    int launches_started;        /* launch[0 .. launches_started) are filled */
+    cured_model_plan_launch launch[CURED_MAX_LAUNCHES];
+    int completed;               /* 1: every launch of the plan completed */
+    uint8_t value[8];            /* *out after the run (element-size bytes) */
+    int wrote_past_out;          /* 1: the element after *out lost its poison */
+    int state_dirty;             /* 1: the scratch's state area (the first
+                                    CURED_TEMP_STATE_BYTES) is not zero after */
+    uint64_t thread_instructions; /* over every launch */
+    cured_model_findings findings; /* every launch's together */
+    char error[256];             /* why the plan could not run (return -1) */
+} cured_model_plan_result;
+
+/* What a caller adds to every launch of a plan (cured_model_plan_run_watched). */
+typedef struct cured_model_plan_watch {
+    const cured_model_observer *observers; /* run beside the checks */
+    int nobservers;
+    uint64_t step_limit;         /* per launch; 0: the model's default */
+    /* Called before launch k runs `function` (an index into the module):
+     * where a caller prepares per-entry state (the SASS facts of the
+     * counters). Returns 0, or -1 with one line in err to stop the run
+     * (it then returns -1 with that line). May be NULL. */
+    int (*before_launch)(void *ctx, int k, int function, char *err, size_t cap);
+    void *ctx;
+} cured_model_plan_watch;
+
+/* Runs catalogue kernel `kernel` over the n elements of dtype at `in` (host
+ * memory) with blocks of `block` threads: the whole plan libcured makes on
+ * a device of shape *device (cured_catalogue_plan_on), launch after launch
+ * with the buffers and parameters libcured passes (docs/kernels.md), in
+ * the model, from the catalogue module m (the embedded PTX, parsed). Every
+ * launch runs with the checks attached; *out and the scratch's partial
+ * sums start poisoned and unwritten, so a read of a value no launch wrote
+ * is a finding. Fills *r (cured_model_plan_result_clear frees it).
+ * Returns 0 when the plan ran: then r->completed says whether every launch
+ * finished (a launch with an error finding stops the plan, as a fault
+ * stops a stream) and r->value holds *out. Returns -1 with r->error when it
+ * could not: an argument the dispatch rejects, no entry in m for a
+ * launch's kernel, dtype and block, a launch the model refuses, out of
+ * host memory. */
+int cured_model_plan_run_catalogue(const cured_model_module *m, int kernel,
+                                   cured_dtype dtype, const void *in, uint64_t n,
+                                   int block, const cured_device_shape *device,
+                                   cured_model_plan_result *r);
+
+/* The same with the input in_offset bytes past a 256-byte aligned address,
+ * as a caller's d_in + 1 would be (in_offset a multiple of the element
+ * size: an unaligned element is a misaligned-access finding). */
+int cured_model_plan_run_catalogue_at(const cured_model_module *m, int kernel,
+                                      cured_dtype dtype, const void *in,
+                                      uint64_t n, size_t in_offset, int block,
+                                      const cured_device_shape *device,
+                                      cured_model_plan_result *r);
+
+/* The same with the caller's observers, step limit and before_launch hook
+ * (watch may be NULL: none). */
+int cured_model_plan_run_watched(const cured_model_module *m, int kernel,
+                                 cured_dtype dtype, const void *in, uint64_t n,
+                                 size_t in_offset, int block,
+                                 const cured_device_shape *device,
+                                 const cured_model_plan_watch *watch,
+                                 cured_model_plan_result *r);
+
+/* Frees r's findings (the run's and each launch's). Can't fail. */
+void cured_model_plan_result_clear(cured_model_plan_result *r);
+
+/* What a plan should leave in *out, computed on the host by the project's
+ * CPU oracle (src/reference). */
+typedef struct cured_model_plan_reference {
+    cured_ref_sum exact; /* the exact sum, which the check compares with */
+    uint8_t bits[8];     /* integers: the exact sum modulo 2^(8 * size) */
+    double value;        /* floats: the exact sum rounded to float64 */
+    double sum_abs;      /* floats: sum |x|, for the error bound */
+    uint64_t additions;  /* floats: h, the plan's longest addition chain */
+    double bound;        /* floats: gamma_h * sum |x| */
+} cured_model_plan_reference;
+
+/* The reference of catalogue kernel `kernel`'s plan over input[0, n) of
+ * dtype d: integers exactly modulo 2^bits (as the kernels' wrapping adds
+ * give them), floats exactly, with the bound gamma_h sum|x| that h = the
+ * plan's longest chain of additions puts on the kernels' rounding (gamma_h
+ * = h u / (1 - h u); 0 when every partial sum is exact). Can't fail. */
+void cured_model_plan_reference_of(int kernel, cured_dtype d, const cured_plan *plan,
+                                   const void *input, uint64_t n,
+                                   cured_model_plan_reference *ref);
+
+/* 1 when the value r left in *out is the reference's: integers bit for
+ * bit, floats within the bound of the exact sum, compared exactly (a NaN
+ * never is); else 0. */
+int cured_model_plan_matches(const cured_model_plan_reference *ref, cured_dtype d,
+                             const cured_model_plan_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CURED_MODEL_HOST_H */

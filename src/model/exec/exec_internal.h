@@ -1,0 +1,339 @@
+/* exec_internal.h - the interpreter's state, shared by its files:
+ * exec.c (cured_model_run: launch checks, layout, block loop), exec_sched.c
+ * (scheduling, control flow, barriers), exec_util.c (operands, special
+ * registers, events, findings), exec_alu.c (integer, logic, compare, mov),
+ * exec_bits.c (shifts, bit fields, permutes, dot products), exec_float.c (float arithmetic), exec_cvt.c (cvt), exec_fp.c (float
+ * formats and rounding), exec_mem.c (ld/st/atom/red/cvta), exec_warp.c
+ * (shfl/vote/match/redux/bar.warp). docs/interpreter.md is the overview.
+ *
+ * defines: exec_launch, exec_block, exec_warp, exec_fn, EXEC_LANES,
+ *          exec_key/exec_key_*, exec_src, exec_dst, exec_report,
+ *          exec_sched_*, the generic windows EXEC_SHARED_BASE ...
+ *
+ * Not part of the model's interface: nothing outside src/model/exec*.c
+ * includes this.
+ *
+ * Registers live per warp, per function, lane-inner: regs[slot * 32 + lane],
+ * one uint64_t per lane whatever the register's type. A value is kept
+ * canonical: zero-extended from the width the writing instruction's type
+ * has (ld of a signed narrow type sign-extends to the register's width),
+ * predicates are 0 or 1. Every reader truncates to its own type.
+ *
+ * Scheduling key of a lane: (0xFFFF - call depth) << 48 | function << 32 |
+ * pc. Each step a warp issues the instruction at the smallest key among its
+ * runnable lanes, for exactly the lanes holding that key (min-PC
+ * reconvergence; deeper frames first, so a callee runs before its caller's
+ * other lanes move on).
+ */
+#ifndef CURED_MODEL_EXEC_INTERNAL_H
+#define CURED_MODEL_EXEC_INTERNAL_H
+
+#include "cured_model.h"
+#include "ptx.h"
+
+#include <stdint.h>
+
+#define EXEC_FULL 0xffffffffu
+#define EXEC_BARRIERS 16           /* bar ids 0..15 */
+#define EXEC_MAX_DEPTH 64          /* call depth limit */
+
+/* Generic address windows: shared and local are disjoint from every
+ * global buffer (memory.c places buffers from 0x7000'0000'0000 up to the
+ * shared window). A thread's local window is 16 MiB. */
+#define EXEC_PARAM_BASE 0x7D0000000000ull
+#define EXEC_SHARED_BASE 0x7E0000000000ull
+#define EXEC_LOCAL_BASE 0x7F0000000000ull
+#define EXEC_WINDOW_SIZE 0x010000000000ull
+#define EXEC_LOCAL_SHIFT 24
+
+/* ------------------------------------------------------------ lane loop */
+
+/* Runs the statements in ... once per lane l set in mask m (an int named
+ * by the second argument). A full mask runs a plain counted loop the
+ * compiler can unroll or vectorise. */
+#define EXEC_LANES(m, l, ...)                                            \
+    do {                                                                 \
+        uint32_t lanes_ = (m);                                           \
+        if (lanes_ == EXEC_FULL) {                                       \
+            for (int l = 0; l < CURED_MODEL_WARP_SIZE; l++) { __VA_ARGS__ }    \
+        } else {                                                         \
+            while (lanes_) {                                             \
+                int l = __builtin_ctz(lanes_);                           \
+                lanes_ &= lanes_ - 1;                                    \
+                __VA_ARGS__                                              \
+            }                                                            \
+        }                                                                \
+    } while (0)
+
+/* Set bits of v (SWAR: no libgcc call without -mpopcnt). */
+static inline uint32_t exec_popc32(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
+/* --------------------------------------------------------------- keys */
+
+static inline uint64_t exec_key(uint32_t depth, uint32_t fn, uint32_t pc)
+{
+    return ((uint64_t)(0xFFFFu - depth) << 48) | ((uint64_t)fn << 32) | pc;
+}
+static inline uint32_t exec_key_pc(uint64_t k) { return (uint32_t)k; }
+static inline uint32_t exec_key_fn(uint64_t k) { return (uint32_t)(k >> 32) & 0xFFFFu; }
+static inline uint32_t exec_key_depth(uint64_t k) { return 0xFFFFu - (uint32_t)(k >> 48); }
+
+/* -------------------------------------------------------------- state */
+
+/* What the interpreter precomputes per function of the module. */
+typedef struct exec_fn {
+    int reachable;          /* called (transitively) by the entry */
+    uint32_t frame;         /* local frame bytes, 16-byte aligned */
+    uint64_t stack;         /* deepest local stack from here (bytes) */
+    int depth;              /* deepest call chain from here (frames) */
+} exec_fn;
+
+/* One warp of the running block. Every present lane is in exactly one of
+ * cur, parked, bar_wait, sync_wait, exited. */
+typedef struct exec_warp {
+    uint32_t index;         /* warp index in the block */
+    uint32_t present;       /* lanes that exist */
+    uint32_t exited;
+    uint32_t bar_wait;      /* waiting at a block barrier (key: after it) */
+    uint32_t sync_wait;     /* waiting at a warp-synchronous instruction
+                               for other lanes of its mask (key: at it) */
+    uint32_t cur;           /* the group issuing now, all at cur_key */
+    uint32_t parked;        /* runnable lanes not in cur, at key[] */
+    uint64_t cur_key;
+    uint64_t parked_min;    /* smallest key in parked (parked != 0) */
+    uint64_t key[CURED_MODEL_WARP_SIZE];
+
+    /* the current function's code and register window (from cur_key) */
+    const ptx_function *functions;  /* the module's */
+    uint32_t fn;
+    const ptx_instr *code;
+    uint32_t ncode;
+    uint64_t *R;
+    uint64_t **regs;        /* per function: nregs * 32, NULL unreachable */
+
+    uint32_t tid[3][CURED_MODEL_WARP_SIZE];
+    uint32_t cc;            /* carry flags of add.cc/sub.cc per lane */
+
+    /* barrier waits */
+    uint64_t bar_key;       /* smallest key (barrier pc + 1) of bar_wait */
+    uint32_t passed;        /* lanes that ran on past a barrier some lanes
+                               of this warp wait at (divergence) */
+    uint8_t bar_id[CURED_MODEL_WARP_SIZE];
+    uint8_t bar_pred[CURED_MODEL_WARP_SIZE];    /* bar.red contribution */
+    const ptx_instr *bar_ins[CURED_MODEL_WARP_SIZE];
+    /* warp-sync waits: the union of the group's masks */
+    uint32_t sync_mask[CURED_MODEL_WARP_SIZE];
+
+    /* calls: per depth, per lane */
+    uint64_t *ret_key;             /* [EXEC_MAX_DEPTH * 32] */
+    const ptx_instr **ret_call;    /* the call instruction */
+    uint32_t *saved_base;          /* caller's local frame base */
+    uint32_t local_base[CURED_MODEL_WARP_SIZE];  /* current frame base */
+
+    uint8_t *tparam;        /* per-thread .param storage, lane-major */
+} exec_warp;
+
+/* The block now running. */
+typedef struct exec_block {
+    uint32_t index;         /* linear block index */
+    uint32_t ctaid[3];
+    uint32_t threads;
+    uint32_t live;          /* threads not exited */
+    int nwarps;
+    exec_warp *warps;
+    uint8_t *shared;        /* window: static, then dynamic */
+    uint64_t shared_bytes;
+    uint64_t dyn_base;      /* where the dynamic (extern) part starts */
+    uint8_t *local;         /* threads * local_stack bytes */
+    int released;           /* a barrier was released: warps start over
+                               from warp 0 */
+    uint32_t arrived[EXEC_BARRIERS];   /* threads counted at each barrier */
+    uint32_t expect[EXEC_BARRIERS];    /* thread count asked for, 0 = all */
+    cured_model_event last[EXEC_BARRIERS];   /* event of the last arrival */
+} exec_block;
+
+/* One launch. */
+typedef struct exec_launch {
+    const cured_model_launch *launch;
+    const cured_model_module *module;
+    const ptx_function *entry;
+    int entry_index;
+    cured_model_result *result;
+    cured_model_memory *memory;
+    cured_model_buffer *image;    /* the module's .global/.const image, or NULL */
+    cured_model_buffer *last_buf; /* cache of the last global buffer hit */
+    uint64_t steps, limit;
+    uint64_t thread_steps;  /* sum of issuing lanes */
+    int stop;               /* an error finding was made */
+    cured_model_observer *obs;
+    int nobs;
+    exec_fn *fns;
+    uint64_t *sym_tparam;   /* per symbol: offset in per-thread param
+                               storage, UINT64_MAX when not per-thread */
+    uint32_t tparam_bytes;
+    uint64_t local_stack;   /* local bytes per thread */
+    exec_block block;
+    cured_model_event ev;         /* the instruction's event, with observers */
+    uint64_t tmp[PTX_MAX_OPERANDS + 1][CURED_MODEL_WARP_SIZE];
+    uint64_t sink[CURED_MODEL_WARP_SIZE];
+} exec_launch;
+
+/* ------------------------------------------------------------ helpers */
+
+/* Mask of the low `bytes` bytes (bytes 1..8). */
+static inline uint64_t exec_width_mask(unsigned bytes)
+{
+    return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
+}
+
+/* v's low `bits` bits, sign-extended to 64. */
+static inline int64_t exec_sext(uint64_t v, unsigned bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t m = 1ull << (bits - 1);
+    v &= (m << 1) - 1;
+    return (int64_t)((v ^ m) - m);
+}
+
+/* 1 for signed integer types. */
+static inline int exec_type_signed(unsigned t)
+{
+    return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
+}
+
+/* 1 for float types (f16, bf16, their x2, f32, f64). */
+static inline int exec_type_float(unsigned t)
+{
+    return t >= PTX_T_F16 && t <= PTX_T_F64;
+}
+
+/* Source operand fallback (immediates, special registers, symbols,
+ * negated predicates): fills tmp for lanes m and returns it. exec.c. */
+const uint64_t *exec_src_slow(exec_launch *x, exec_warp *w,
+                              const ptx_operand *o, uint64_t *tmp, uint32_t m);
+
+/* The lane vector of source operand o for lanes m: the register itself
+ * when it is one, else tmp filled in. */
+static inline const uint64_t *exec_src(exec_launch *x, exec_warp *w,
+                                       const ptx_operand *o, uint64_t *tmp,
+                                       uint32_t m)
+{
+    if (o->kind == PTX_OPND_REG && !o->neg && o->reg >= 0)
+        return w->R + (size_t)o->reg * CURED_MODEL_WARP_SIZE;
+    return exec_src_slow(x, w, o, tmp, m);
+}
+
+/* The lane vector a destination operand writes: its register, or a sink. */
+static inline uint64_t *exec_dst(exec_launch *x, exec_warp *w,
+                                 const ptx_operand *o)
+{
+    if (o->kind == PTX_OPND_REG && o->reg >= 0)
+        return w->R + (size_t)o->reg * CURED_MODEL_WARP_SIZE;
+    return x->sink;
+}
+
+/* Width in bytes of register slot `reg` of the current function (8 when
+ * unknown). */
+unsigned exec_reg_width(const exec_launch *x, const exec_warp *w, int reg);
+
+/* Adds a finding at instruction ins of warp w, blamed on `lane` (-1: the
+ * first lane of the current group), with a printf-style message. An error
+ * stops the launch after this instruction. */
+void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
+                 int lane, cured_model_finding_kind kind, cured_model_severity sev,
+                 uint64_t address, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+/* Writes a comparison's per-lane results res[l] (0/1) for setp (p and the
+ * optional q = !p) or set (all ones, or 1.0f for an f32 destination),
+ * combined with the predicate c (NULL: none) by the instruction's
+ * .and/.or/.xor, for lanes m. Shared by the integer and float compares. */
+void exec_write_compare(exec_launch *x, exec_warp *w, const ptx_instr *ins,
+                        uint32_t m, const uint64_t *res, const uint64_t *c);
+
+/* "st.shared.u32" for ins, into buf. Returns buf. */
+const char *exec_ins_text(const ptx_instr *ins, char *buf, size_t size);
+
+/* "16-31" / "0, 5, 7-9" for a lane mask, into buf. Returns buf. */
+const char *exec_lanes_text(uint32_t mask, char *buf, size_t size);
+
+/* Address of symbol `sym` as a value, in its own space, for lane l of warp
+ * w (shared: window offset; local: frame offset; global: device address;
+ * const: image offset; kernel param: param-block offset). */
+uint64_t exec_sym_addr(const exec_launch *x, const exec_warp *w, int sym, int l);
+
+/* ------------------------------------------------------- scheduling */
+
+/* Makes the min-key group of the parked lanes the current group (cur = 0
+ * when none is runnable). */
+void exec_sched_select(exec_warp *w);
+
+/* Puts the current group back among the parked lanes (at cur_key) and
+ * selects again. */
+void exec_sched_repark(exec_warp *w);
+
+/* After cur_key changed: merges parked lanes at the same key into cur, or
+ * switches to a parked group with a smaller key. */
+static inline void exec_sched_check(exec_warp *w)
+{
+    if (w->parked && w->parked_min <= w->cur_key)
+        exec_sched_repark(w);
+}
+
+/* Points w's code and register window at the function of cur_key. */
+static inline void exec_sched_set_fn(exec_warp *w)
+{
+    uint32_t fn = exec_key_fn(w->cur_key);
+    if (fn != w->fn || w->code == NULL) {
+        w->fn = fn;
+        w->code = w->functions[fn].code;
+        w->ncode = (uint32_t)w->functions[fn].ncode;
+        w->R = w->regs[fn];
+    }
+}
+
+/* Runs warp w of the running block until it has no runnable lane (all
+ * exited or waiting) or the launch stops (exec_sched.c). */
+void exec_warp_run(exec_launch *x, exec_warp *w);
+
+/* Reports why a block whose live threads all wait can never go on
+ * (exec_sched.c). */
+void exec_block_deadlock(exec_launch *x);
+
+/* Fills x->ev for instruction ins issued by lanes `active` (guard: g). */
+void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
+                uint32_t active, uint32_t g);
+
+/* ------------------------------------------------ instruction groups */
+
+/* Each runs one instruction of its group for the lanes m whose guard held
+ * (the issuing group is w->cur). Returns 0 when it ran, -1 when the model
+ * does not support this form (the caller reports it). */
+int exec_alu(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+int exec_float(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+int exec_cvt(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+int exec_mem(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+
+/* shl/shr/shf and the bit instructions (popc ... dp2a), for exec_alu,
+ * which has checked the type: `bits` its width (8 to 64), `sgn` whether it
+ * is signed. Returns as the groups above. */
+int exec_bits(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m, unsigned bits,
+              int sgn);
+
+/* A warp-synchronous instruction (shfl, vote, match, redux, activemask,
+ * bar.warp.sync). Returns 0 when it ran (the caller advances the group),
+ * 1 when it changed the schedule itself (lanes wait for the rest of their
+ * mask), -1 when unsupported. */
+int exec_warp_op(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+
+/* Reports warp-sync waiters of w whose masks name lanes in `gone`, which
+ * just exited (exec_warp.c). */
+void exec_warp_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone);
+
+#endif /* CURED_MODEL_EXEC_INTERNAL_H */

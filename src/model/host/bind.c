@@ -1,0 +1,125 @@
+/* bind.c - binds argument specs to an entry's parameters.
+ *
+ * defines: cured_model_args_bind, cured_model_arg_find
+ */
+#include "cured_model_host.h"
+#include "ptx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const cured_model_arg *cured_model_arg_find(const cured_model_arg *specs, int nspecs,
+                                    const char *name)
+{
+    for (int i = 0; i < nspecs; i++)
+        if (specs[i].is_buffer && strcmp(specs[i].name, name) == 0)
+            return &specs[i];
+    return NULL;
+}
+
+/* Describes parameter i of fn as "parameter 2 (NAME, .u32, 4 bytes)". */
+static void describe_param(const cured_model_module *m, const ptx_function *fn, int i,
+                           char *out, size_t cap)
+{
+    const ptx_symbol *p = &m->symbols[fn->params[i]];
+    snprintf(out, cap, "parameter %d (%s, .%s, %llu bytes)", i + 1, p->name,
+             ptx_type_name((ptx_type)p->type), (unsigned long long)p->size);
+}
+
+/* Allocates buffer spec s in memory and fills it; its device address goes
+ * to *addr. Returns 0, or -1 with err set. */
+static int make_buffer(cured_model_arg *s, cured_model_memory *memory, uint64_t *addr,
+                       char *err, size_t cap)
+{
+    unsigned size = cured_model_arg_elem_size(s->type);
+    void *file = NULL;
+    uint64_t bytes = s->count * size;
+    if (s->init == CURED_MODEL_ARG_FILE) {
+        file = cured_model_arg_read_file(s, &bytes, err, cap);
+        if (file == NULL)
+            return -1;
+        s->count = bytes / size;
+    }
+    cured_model_buffer *b = cured_model_memory_alloc(memory, s->name, bytes,
+                                         s->init != CURED_MODEL_ARG_UNINIT);
+    if (b == NULL) {
+        free(file);
+        snprintf(err, cap, "out of memory for buffer %s (%llu bytes)", s->name,
+                 (unsigned long long)bytes);
+        return -1;
+    }
+    if (file != NULL)
+        memcpy(b->data, file, bytes);
+    else
+        cured_model_arg_fill(s, b->data);
+    free(file);
+    *addr = b->addr;
+    return 0;
+}
+
+int cured_model_args_bind(const cured_model_module *module, int function, cured_model_arg *specs,
+                  int nspecs, cured_model_memory *memory, uint8_t **params,
+                  size_t *params_size, char *err, size_t cap)
+{
+    const ptx_function *fn = &module->functions[function];
+    char what[200];
+    if (nspecs < fn->nparams) {
+        describe_param(module, fn, nspecs, what, sizeof what);
+        snprintf(err, cap, "missing --arg for %s of %s: it takes %d, %d given",
+                 what, fn->name, fn->nparams, nspecs);
+        return -1;
+    }
+    if (nspecs > fn->nparams) {
+        snprintf(err, cap, "too many --arg: %s takes %d parameters, %d given",
+                 fn->name, fn->nparams, nspecs);
+        return -1;
+    }
+    for (int i = 0; i < nspecs; i++) {
+        const ptx_symbol *p = &module->symbols[fn->params[i]];
+        unsigned size = cured_model_arg_elem_size(specs[i].type);
+        describe_param(module, fn, i, what, sizeof what);
+        if (specs[i].is_buffer && p->size != 8) {
+            snprintf(err, cap, "--arg %d is buffer %s, but %s cannot hold a "
+                     "64-bit address", i + 1, specs[i].name, what);
+            return -1;
+        }
+        if (!specs[i].is_buffer && p->size != size) {
+            snprintf(err, cap, "--arg %d is a %u-byte %s, but %s", i + 1, size,
+                     cured_model_arg_type_name(specs[i].type), what);
+            return -1;
+        }
+        if (specs[i].is_buffer &&
+            cured_model_arg_find(specs, i, specs[i].name) != NULL) {
+            snprintf(err, cap, "two buffers named %s", specs[i].name);
+            return -1;
+        }
+    }
+
+    size_t bytes = fn->param_bytes ? (size_t)fn->param_bytes : 1;
+    uint8_t *block = calloc(1, bytes);
+    if (block == NULL) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < nspecs; i++) {
+        const ptx_symbol *p = &module->symbols[fn->params[i]];
+        uint64_t value = specs[i].bits;
+        if (specs[i].is_buffer &&
+            make_buffer(&specs[i], memory, &value, err, cap) != 0) {
+            free(block);
+            return -1;
+        }
+        if (p->offset + p->size > fn->param_bytes) {
+            free(block);
+            snprintf(err, cap, "%s lies outside the %llu-byte parameter block",
+                     p->name, (unsigned long long)fn->param_bytes);
+            return -1;
+        }
+        for (uint64_t b = 0; b < p->size; b++)   /* little-endian */
+            block[p->offset + b] = (uint8_t)(b < 8 ? value >> (8 * b) : 0);
+    }
+    *params = block;
+    *params_size = (size_t)fn->param_bytes;
+    return 0;
+}

@@ -1,0 +1,195 @@
+/* sass_source.c - where a run gets its SASS and how it reports what
+ * the SASS changed (cured_model_host.h).
+ *
+ * defines: cured_model_sass_source_catalogue, cured_model_sass_source_file, cured_model_sass_source_compile,
+ *          cured_model_sass_source_none, cured_model_sass_source_apply, cured_model_sass_source_print, cured_model_sass_source_json,
+ *          cured_model_sass_source_free
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cured_model_host.h"
+#include "ptx.h"
+#include "sass.h"
+#include "sass_match.h"
+
+#include "catalogue_sass.h"
+#include "json_out.h"
+#include "tools.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void cured_model_sass_source_none(cured_model_sass_source *s, const char *reason)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->missing, sizeof s->missing, "%s", reason);
+}
+
+void cured_model_sass_source_catalogue(cured_model_sass_source *s)
+{
+    memset(s, 0, sizeof *s);
+    s->text = cured_model_catalogue_sass(&s->len);
+    if (s->text == NULL)
+        snprintf(s->missing, sizeof s->missing, "%s",
+                 cured_model_catalogue_sass_missing());
+    else
+        snprintf(s->label, sizeof s->label, "catalogue.sass (embedded, "
+                 "ptxas -lineinfo + nvdisasm -gp)");
+}
+
+int cured_model_sass_source_file(cured_model_sass_source *s, const char *path, char *err, size_t cap)
+{
+    memset(s, 0, sizeof *s);
+    char *text;
+    if (host_read_file(path, &text, &s->len, err, cap) != 0)
+        return -1;
+    s->owned = text;
+    s->text = text;
+    snprintf(s->label, sizeof s->label, "%s", path);
+    return 0;
+}
+
+void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx_path, const char *label)
+{
+    memset(s, 0, sizeof *s);
+    char ptxas[1024], nvdisasm[1024], err[1200];
+    if (host_find_tool("ptxas", NULL, ptxas, sizeof ptxas) != 0 ||
+        host_find_tool("nvdisasm", cured_model_build_nvdisasm(), nvdisasm,
+                      sizeof nvdisasm) != 0) {
+        snprintf(s->missing, sizeof s->missing, "no ptxas/nvdisasm found (PATH, "
+                 "/usr/local/cuda/bin; pip install nvidia-cuda-nvdisasm)");
+        return;
+    }
+    char cubin[1100], sass[1100];
+    snprintf(cubin, sizeof cubin, "%s.cubin", ptx_path);
+    snprintf(sass, sizeof sass, "%s.sass", ptx_path);
+    char *as[] = {ptxas, "-arch=sm_90", "-lineinfo", (char *)ptx_path, "-o",
+                  cubin, NULL};
+    char *dis[] = {nvdisasm, "-gp", "-c", cubin, NULL};
+    fprintf(stderr, "cured model: %s -arch=sm_90 -lineinfo; %s -gp -c\n", ptxas,
+            nvdisasm);
+    int rc = host_run_tool(as, NULL);
+    if (rc == 0)
+        rc = host_run_tool(dis, sass);
+    char *text = NULL;
+    if (rc != 0)
+        snprintf(s->missing, sizeof s->missing, "%s failed (%d)",
+                 access(cubin, R_OK) == 0 ? "nvdisasm" : "ptxas", rc);
+    else if (host_read_file(sass, &text, &s->len, err, sizeof err) != 0)
+        snprintf(s->missing, sizeof s->missing, "%.300s", err);
+    s->owned = text;
+    s->text = text;
+    if (text != NULL)
+        snprintf(s->label, sizeof s->label, "%s (ptxas -lineinfo + nvdisasm -gp)",
+                 label);
+    remove(cubin);
+    remove(sass);
+}
+
+int cured_model_sass_source_apply(cured_model_sass_source *s, const cured_model_module *module, int entry,
+                   cured_model_counters *c, char *err, size_t cap)
+{
+    if (s->text == NULL)
+        return 0;
+    cured_model_sass_summary_free(&s->summary);
+    sass_error serr;
+    if (s->module == NULL)
+        s->module = sass_parse(s->text, s->len, &serr);
+    if (s->module == NULL) {
+        const char *msg = serr.message;
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "line %u: ", serr.line);
+        if (strncmp(msg, prefix, strlen(prefix)) == 0)
+            msg += strlen(prefix);
+        snprintf(err, cap, "%s:%u: %s", s->label, serr.line, msg);
+        return -1;
+    }
+    if (cured_model_sass_apply(module, entry, s->module, c, &s->summary) != 0) {
+        snprintf(err, cap, "out of memory matching the SASS");
+        return -1;
+    }
+    s->applied = s->summary.mode != CURED_MODEL_SASS_NONE && s->summary.functions > 0;
+    if (s->applied)
+        cured_model_counters_set_sass_label(c, s->label);
+    return 0;
+}
+
+/* "file:line" of the note's instruction, or "" (into buf). */
+static const char *note_where(const cured_model_sass_note *n, const cured_model_module *m,
+                              char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (n->function < 0 || n->function >= m->nfunctions || n->pc < 0 ||
+        n->pc >= m->functions[n->function].ncode)
+        return buf;
+    const ptx_instr *ins = &m->functions[n->function].code[n->pc];
+    const char *file = ptx_source_file_name(m, ins->src_file);
+    if (file != NULL && ins->src_line)
+        snprintf(buf, cap, ", %s:%u", file, ins->src_line);
+    return buf;
+}
+
+void cured_model_sass_source_print(FILE *out, const cured_model_sass_source *s, const cured_model_module *module)
+{
+    const cured_model_sass_summary *r = &s->summary;
+    if (!s->applied) {
+        fprintf(out, "sass: none (%s): memory instruction counts are PTX-level\n",
+                s->missing[0] ? s->missing
+                : r->nnotes ? r->notes[0].text : "no function matched");
+        return;
+    }
+    fprintf(out, "sass: %s, matched by %s: %d memory instructions (%d "
+            "predicated, %d merged/split/narrowed), %d branches removed by "
+            "ptxas (%d with accesses warps still issue)\n", s->label,
+            cured_model_sass_mode_name(r->mode), r->memory, r->predicated,
+            r->reshaped, r->removed_branches, r->skip_lists);
+    for (int i = 0; i < r->nnotes; i++) {
+        char where[128];
+        fprintf(out, "sass note: PTX line %u%s: %s\n", r->notes[i].ptx_line,
+                note_where(&r->notes[i], module, where, sizeof where),
+                r->notes[i].text);
+    }
+    if (r->notes_left_out)
+        fprintf(out, "sass note: %d more notes left out\n", r->notes_left_out);
+}
+
+void cured_model_sass_source_json(FILE *out, const cured_model_sass_source *s, const cured_model_module *module)
+{
+    const cured_model_sass_summary *r = &s->summary;
+    fprintf(out, "{\"used\": %s, \"source\": ", s->applied ? "true" : "false");
+    if (s->applied)
+        cured_json_string(out, s->label);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"missing\": ");
+    if (s->applied)
+        fputs("null", out);
+    else
+        cured_json_string(out, s->missing[0] ? s->missing : "no function matched");
+    fprintf(out, ", \"matched_by\": ");
+    cured_json_string(out, cured_model_sass_mode_name(r->mode));
+    fprintf(out, ", \"memory_instructions\": %d, \"predicated\": %d, "
+            "\"reshaped\": %d, \"removed_branches\": %d, \"skip_lists\": %d, "
+            "\"notes\": [", r->memory, r->predicated, r->reshaped,
+            r->removed_branches, r->skip_lists);
+    for (int i = 0; i < r->nnotes; i++) {
+        char where[128];
+        fprintf(out, "%s{\"ptx_line\": %u, \"where\": ", i ? ", " : "",
+                r->notes[i].ptx_line);
+        const char *w = note_where(&r->notes[i], module, where, sizeof where);
+        cured_json_string(out, w[0] ? w + 2 : "");
+        fprintf(out, ", \"text\": ");
+        cured_json_string(out, r->notes[i].text);
+        fputc('}', out);
+    }
+    fprintf(out, "], \"notes_left_out\": %d}", r->notes_left_out);
+}
+
+void cured_model_sass_source_free(cured_model_sass_source *s)
+{
+    sass_module_free(s->module);
+    cured_model_sass_summary_free(&s->summary);
+    free(s->owned);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,159 @@
+/* counters.h - the model's hardware view: what Nsight Compute would count
+ * for a kernel, per kernel, per PTX instruction and per source line.
+ *
+ * defines: cured_model_counter, cured_model_counter_info, cured_model_counter_describe,
+ *          cured_model_counters, cured_model_counters_new, cured_model_counters_free,
+ *          cured_model_counters_reset, cured_model_counters_observer,
+ *          cured_model_sass_fact, cured_model_counters_set_sass, cured_model_counters_sass,
+ *          cured_model_counters_set_sass_skips, cured_model_counters_sass_skips,
+ *          cured_model_counters_set_sass_width, cured_model_counters_sass_width,
+ *          cured_model_counters_set_sass_label, cured_model_counters_sass_label
+ *          (these in counters_sass.c),
+ *          cured_model_counters_total, cured_model_counters_totals, cured_model_counters_at,
+ *          cured_model_counters_active_share, cured_model_counters_by,
+ *          cured_model_counters_line, cured_model_counters_lines,
+ *          cured_model_counters_function, cured_model_counters_module,
+ *          cured_model_counters_complete,
+ *          cured_model_counters_print_table, cured_model_counters_write_json
+ *          (the last two are in counters_report.c)
+ *
+ * Usage: c = cured_model_counters_new(module, entry); put
+ * cured_model_counters_observer(c) in the launch's observers; cured_model_run; read the
+ * totals, the rows, or print them; cured_model_counters_free(c). Several launches
+ * add up until cured_model_counters_reset.
+ *
+ * PTX, and SASS where it is known. The model runs the PTX nvcc emits, so
+ * smsp__inst_executed.sum here is "PTX warp instructions issued", which
+ * differs from what ncu reports for the SASS ptxas makes (ptxas adds
+ * address arithmetic and control instructions, removes others, unrolls,
+ * predicates short branches). The memory counters follow the SASS when
+ * the matcher (sass_match.h) has said, per PTX memory instruction, what
+ * ptxas made of it (cured_model_counters_set_sass): how many SASS instructions
+ * of which widths (a merge: two ld.shared.f32 into one LDS.64; a split;
+ * an ld.global.v4 of which two components are used: two LDG.E), whether
+ * they carry a guard predicate, and which branches ptxas removed. Without
+ * that, counts are PTX-level: memory instructions mostly map one to one.
+ *
+ * Predicated SASS (the rule that makes instruction counts SASS-level).
+ * ncu counts smsp__inst_executed_op_* per warp that ISSUES a SASS
+ * instruction, also when its guard is false in every lane; requests,
+ * wavefronts and sectors count only lanes that access memory. ptxas
+ * if-converts short branches: `if (tid < s) sdata[tid] += sdata[tid + s];`
+ * is a PTX branch around two ld.shared and a st.shared, and in SASS three
+ * predicated instructions (@!P1 LDS, @!P1 LDS, @!P1 STS) that every warp
+ * reaching the loop step issues. So, for a PTX memory instruction whose
+ * SASS fact says `predicated`:
+ *  (1) a warp that executes it with no lane whose guard holds (a guarded
+ *      PTX instruction) counts one instruction per SASS piece, nothing else;
+ *  (2) a warp that jumps over it by a branch ptxas removed counts one
+ *      instruction per piece too: when a branch at pc b is taken by every
+ *      active lane of a warp (a conditional one, as the branch observer
+ *      reports it, or an unconditional one, always), each pc in b's skip
+ *      list (cured_model_counters_set_sass_skips) counts once for that warp.
+ * The matcher builds a removed branch's skip list by walking the PTX from
+ * b + 1 to the target: predicated memory instructions whose SASS sits in
+ * the straight-line stretch of the SASS that the branch's own block falls
+ * into; through nested removed branches (their bodies are predicated too);
+ * stopping at anything a warp would not reach without a jump (a branch
+ * ptxas kept, a call, a return, a barrier, an unpredicated access). A
+ * backward branch skips nothing, so loops need no special case: each trip
+ * is one pass of the walk's region. Wavefronts, conflicts, requests and
+ * sectors of such warps stay 0.
+ *
+ * The conventions (bank rules in bank.h):
+ *  - a memory instruction counts once per access event (model.h: one per
+ *    state space its lanes resolve to) that has a lane accessing memory
+ *    (once per SASS piece when the SASS is known); a warp whose lanes are
+ *    all predicated off counts in smsp__inst_executed, and in the op_*
+ *    instruction counters only by the rules above;
+ *  - one request per global warp instruction (per piece when split);
+ *  - divergent branches: one per conditional branch a warp executes whose
+ *    active lanes do not all go the same way (0 < taken < active);
+ *  - barriers, shuffles and votes are warp-level instruction counts, as
+ *    ncu's instruction statistics list them by SASS opcode (BAR, SHFL, VOTE).
+ */
+#ifndef CURED_MODEL_COUNTERS_H
+#define CURED_MODEL_COUNTERS_H
+
+#include "cured_model.h"
+#include "ptx.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+
+/* ------------------------------------------------------------- SASS */
+
+#define CURED_MODEL_SASS_MAX_PIECES 8
+
+/* What ptxas made of one PTX memory instruction. A piece is one SASS
+ * memory instruction: each lane accesses width bytes at its PTX address +
+ * offset (an offset may be negative: the carrier of a merge whose other
+ * half came first). */
+typedef struct cured_model_sass_fact {
+    uint8_t npieces;     /* SASS instructions it became; 0: folded into
+                            another PTX instruction's piece (counts nothing) */
+    uint8_t space;       /* ptx_space of the SASS instruction: SHARED, GLOBAL,
+                            LOCAL, or GENERIC for LD/ST/ATOM/RED */
+    uint8_t predicated;  /* the SASS carries a guard predicate (rules above) */
+    uint8_t reduction;   /* a RED (nothing returned): counted as global_red
+                            even where the PTX says atom */
+    int16_t offset[CURED_MODEL_SASS_MAX_PIECES];
+    uint8_t width[CURED_MODEL_SASS_MAX_PIECES];
+} cured_model_sass_fact;
+
+/* Says what ptxas made of the memory instruction at (function, pc); a NULL
+ * fact removes it (the instruction counts as the PTX says). Returns 0, or
+ * -1 for a bad function/pc, a fact with more than CURED_MODEL_SASS_MAX_PIECES
+ * pieces or a width of 0 or over 32, or out of host memory. */
+int cured_model_counters_set_sass(cured_model_counters *c, int function, int pc,
+                            const cured_model_sass_fact *fact);
+
+/* The fact at (function, pc), or NULL when there is none. */
+const cured_model_sass_fact *cured_model_counters_sass(const cured_model_counters *c,
+                                           int function, int pc);
+
+/* Gives the branch at (function, pc) its skip list: the pcs of memory
+ * instructions that count one instruction per piece for every warp that
+ * jumps over them with all its active lanes (rule (2) above); n == 0
+ * removes it. The pcs must be in the function. Returns 0, or -1 for a bad
+ * function, pc or list, or out of host memory. */
+int cured_model_counters_set_sass_skips(cured_model_counters *c, int function, int pc,
+                                  const int32_t *pcs, int n);
+
+/* The skip list of the branch at (function, pc): its length, and the pcs
+ * in *pcs (NULL when there are none). */
+int cured_model_counters_sass_skips(const cured_model_counters *c, int function, int pc,
+                              const int32_t **pcs);
+
+/* Names where the facts came from ("catalogue.sass, nvdisasm -gp"), for
+ * the reports; NULL (the default) means PTX-level counts. The text is
+ * copied (truncated to 200 bytes). */
+void cured_model_counters_set_sass_label(cured_model_counters *c, const char *label);
+
+/* That name, or NULL when the counts are PTX-level. */
+const char *cured_model_counters_sass_label(const cured_model_counters *c);
+
+/* The simple form of a fact: ptxas turned the memory instruction at
+ * (function, pc) into SASS accesses of `width` bytes per lane.
+ *   width 0          the access is folded into another instruction's (the
+ *                    other pc carries the merged width): counts nothing;
+ *   width >= size    one access of `width` bytes from each lane's address
+ *                    (a merge: two adjacent 4-byte loads become one 8-byte);
+ *   width <  size    ceil(size / width) accesses of `width` bytes at the
+ *                    lane's address + k * width (a split);
+ * where size is the PTX access's bytes per lane. CURED_MODEL_SASS_WIDTH_PTX
+ * removes the fact. Returns 0, or -1 for a bad function/pc or one that is
+ * no memory instruction, a width over 32, more pieces than
+ * CURED_MODEL_SASS_MAX_PIECES, or out of host memory. */
+#define CURED_MODEL_SASS_WIDTH_PTX (-1)
+int cured_model_counters_set_sass_width(cured_model_counters *c, int function, int pc,
+                                  int width);
+
+/* The width of the fact at (function, pc): 0 when folded, its first
+ * piece's width otherwise, CURED_MODEL_SASS_WIDTH_PTX when there is none (or the
+ * function/pc is out of range). */
+int cured_model_counters_sass_width(const cured_model_counters *c, int function, int pc);
+
+
+#endif /* CURED_MODEL_COUNTERS_H */
