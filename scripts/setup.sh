@@ -3,6 +3,9 @@
 # then configures and builds it in build/.
 #
 #   scripts/setup.sh            (root or sudo; idempotent)
+#   scripts/setup.sh DIR [CMAKE_ARGS...]
+#                               the same in DIR, configured with CMAKE_ARGS too
+#                               (scripts/test-sanitizers.sh: build-asan/)
 #
 # Debian packages: cmake (>= 3.24), a C compiler, pkg-config, cmocka, clang
 # with its sanitizer runtimes (the parser's libFuzzer target), python3 and
@@ -40,5 +43,7 @@ if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH=/usr/local/cuda/bin:$PATH
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CURED_CMAKE_ARGS:-} >&2
-cmake --build build -j "$(nproc)" >&2
+build_dir=${1:-build}
+shift $(( $# > 0 ? 1 : 0 ))
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CURED_CMAKE_ARGS:-} "$@" >&2
+cmake --build "$build_dir" -j "$(nproc)" >&2

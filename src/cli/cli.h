@@ -1,6 +1,6 @@
 /* cli.h - the `cured` command line: one function per subcommand.
  *
- * defines: cli_command, cli_commands, cli_fail, cmd_tour, cmd_list, cmd_version,
+ * defines: cli_command, cli_fail (cli_fail.c), cmd_tour, cmd_list, cmd_version,
  *          cmd_model, cmd_bench (CUDA builds only)
  *
  * Every subcommand gets argv starting at its own name (getopt_long-ready),
@@ -16,9 +16,6 @@ typedef struct cli_command {
     const char *summary;
     int (*run)(int argc, char **argv);
 } cli_command;
-
-/* The table of subcommands, terminated by an entry whose name is NULL. */
-extern const cli_command cli_commands[];
 
 /* Prints "cured <cmd>: <message>" as one line on stderr and returns 2, so a
  * subcommand can `return cli_fail(...)`. */

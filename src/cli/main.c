@@ -5,11 +5,10 @@
 #include "cli.h"
 #include "cured.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-const cli_command cli_commands[] = {
+static const cli_command cli_commands[] = {
     {"tour", "the lesson in one run: catalogue, lesson table, GPU bench", cmd_tour},
     {"list", "list the catalogue of reduction kernels", cmd_list},
     {"model", "run one kernel launch in the model (CPU): counters, checks", cmd_model},
@@ -19,17 +18,6 @@ const cli_command cli_commands[] = {
     {"version", "print the version", cmd_version},
     {NULL, NULL, NULL},
 };
-
-int cli_fail(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "cured %s: ", cmd);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return 2;
-}
 
 static void print_usage(FILE *out)
 {
