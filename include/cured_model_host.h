@@ -20,6 +20,7 @@
 
 #include "cured.h"
 #include "cured_model.h"
+#include "ref_sum.h"  /* src/reference: the reference sum of a plan */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -366,10 +367,12 @@ int cured_model_plan_run_watched(const cured_model_module *m, int kernel,
 /* Frees r's findings (the run's and each launch's). Can't fail. */
 void cured_model_plan_result_clear(cured_model_plan_result *r);
 
-/* What a plan should leave in *out, computed on the host. */
+/* What a plan should leave in *out, computed on the host by the project's
+ * CPU oracle (src/reference). */
 typedef struct cured_model_plan_reference {
+    cured_ref_sum exact; /* the exact sum, which the check compares with */
     uint8_t bits[8];     /* integers: the exact sum modulo 2^(8 * size) */
-    double value;        /* floats: the sum in float64, compensated */
+    double value;        /* floats: the exact sum rounded to float64 */
     double sum_abs;      /* floats: sum |x|, for the error bound */
     uint64_t additions;  /* floats: h, the plan's longest addition chain */
     double bound;        /* floats: gamma_h * sum |x| */
@@ -377,15 +380,16 @@ typedef struct cured_model_plan_reference {
 
 /* The reference of catalogue kernel `kernel`'s plan over input[0, n) of
  * dtype d: integers exactly modulo 2^bits (as the kernels' wrapping adds
- * give them), floats in float64 with compensation and the bound
- * gamma_h sum|x| that h = the plan's longest chain of additions puts on
- * the kernels' rounding (gamma_h = h u / (1 - h u)). Can't fail. */
+ * give them), floats exactly, with the bound gamma_h sum|x| that h = the
+ * plan's longest chain of additions puts on the kernels' rounding (gamma_h
+ * = h u / (1 - h u); 0 when every partial sum is exact). Can't fail. */
 void cured_model_plan_reference_of(int kernel, cured_dtype d, const cured_plan *plan,
                                    const void *input, uint64_t n,
                                    cured_model_plan_reference *ref);
 
 /* 1 when the value r left in *out is the reference's: integers bit for
- * bit, floats within the bound (a NaN never is); else 0. */
+ * bit, floats within the bound of the exact sum, compared exactly (a NaN
+ * never is); else 0. */
 int cured_model_plan_matches(const cured_model_plan_reference *ref, cured_dtype d,
                              const cured_model_plan_result *r);
 

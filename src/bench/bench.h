@@ -3,7 +3,7 @@
  * defines: bench_options, bench_summary, bench_result, bench_results,
  *          bench_parse_options, bench_print_usage          (bench_options.c)
  *          bench_quantile, bench_summarize, bench_noise_pct (bench_stats.c)
- *          bench_tolerance, bench_values_match              (bench_check.c)
+ *          bench_chain_length, bench_check_sum              (bench_check.c)
  *          bench_results_add, bench_results_free, bench_derive,
  *          bench_print_table, bench_print_csv, bench_print_json (bench_report.c)
  *          bench_run                                        (bench_run.cu)
@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "cured.h"
+#include "ref_sum.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,9 +57,9 @@ typedef struct bench_summary {
     int runs;
 } bench_summary;
 
-/* How a kernel's result compared with CUB's at the same n. */
+/* How a job's result compared with the exact sum of its input. */
 typedef enum bench_check {
-    BENCH_CHECK_NONE = 0, /* not checked: the anchors themselves */
+    BENCH_CHECK_NONE = 0, /* not checked: the read ceiling, which sums nothing */
     BENCH_CHECK_OK,
     BENCH_CHECK_MISMATCH,
     BENCH_CHECK_SKIPPED,  /* not run: the kernel refused this dtype or n */
@@ -77,7 +78,7 @@ typedef struct bench_result {
     double x_cub;    /* this median / CUB's median, same n */
     bench_check check;
     int is_exhibit;  /* a catalogue exhibit (unroll_warp): may mismatch */
-    double abs_diff; /* |result - CUB's result| (NAN when not checked) */
+    double abs_diff; /* |result - exact sum| (NAN when not checked) */
     char note[96];   /* why skipped or failed, or the mismatching values */
 } bench_result;
 
@@ -120,22 +121,23 @@ double bench_noise_pct(const bench_summary *s);
 
 /* ---- bench_check.c ------------------------------------------------------ */
 
-/* How far apart two sums of n elements of dtype may be and still count as
- * the same: 0 for integers (sums wrap identically), for floats a bound a
- * few orders above the rounding error of any reduction order the
- * catalogue uses on inputs in [-0.5, 0.5). */
-double bench_tolerance(cured_dtype dtype, uint64_t n);
+/* The longest chain of roundings an input element goes through in job
+ * `kernel`'s sum of n elements of dtype at `block` on a device of shape dev:
+ * the catalogue plan's (cured_catalogue_plan_on, cured_dispatch_chain_length);
+ * for kernel < 0 (CUB, whose order is its own) n - 1, which every order of
+ * n values keeps to. 0 for n = 0 or a shape the dispatch refuses. Can't
+ * fail. */
+uint64_t bench_chain_length(int kernel, cured_dtype dtype, uint64_t n, int block,
+                            const cured_device_shape *dev);
 
-/* Compares two sums held as host copies of one dtype element. Returns 1
- * when they match within bench_tolerance (NaN never matches), else 0;
- * stores |got - want| in *abs_diff when abs_diff is not NULL. */
-int bench_values_match(cured_dtype dtype, const void *got, const void *want,
-                       uint64_t n, double *abs_diff);
-
-/* Formats one dtype element held on the host into buf, with enough digits
- * to tell any two values apart. Returns buf. */
-char *bench_format_value(cured_dtype dtype, const void *value, char *buf,
-                         size_t size);
+/* Checks one job's result (one element of ref's dtype at got, as copied
+ * back) against the reference sum of its input: integers exactly, floats
+ * within the bound for h roundings (cured_ref_sum_check; a NaN, such as
+ * the 0xff poison, never passes). Stores |got - exact| in *abs_diff when
+ * not NULL. Returns 1 for a match, else 0 with one line ("GOT, exact E,
+ * bound B (h H)") in note when note is not NULL. */
+int bench_check_sum(const cured_ref_sum *ref, const void *got, uint64_t h,
+                    double *abs_diff, char *note, size_t cap);
 
 /* ---- bench_report.c ----------------------------------------------------- */
 

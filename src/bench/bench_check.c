@@ -1,82 +1,52 @@
-/* bench_check.c - does a kernel's sum agree with CUB's?
+/* bench_check.c - is a kernel's sum right? Against the exact sum of the
+ * bench's input (src/reference), within the proven bound of the kernel's
+ * order of summation.
  *
- * defines: bench_tolerance, bench_values_match, bench_format_value
+ * defines: bench_chain_length, bench_check_sum
  *
- * The bench checks every kernel once per n against CUB on the same input,
- * as a sanity check beside the timings (the GPU tests check exactly).
- * Integer sums must agree bit for bit; float sums within a tolerance, since
- * every reduction order rounds differently.
+ * The bench checks every job once per n, as a sanity check beside the
+ * timings (the GPU tests check far more). Integer sums must be exact
+ * (modulo 2^bits, as the kernels' adds wrap); float sums within gamma_h *
+ * sum|x_i| of the exact sum, h being the longest chain of roundings an
+ * element goes through: known for the catalogue from its plan, unknown for
+ * CUB, which gets the bound of the worst order.
  */
 #include "bench.h"
 
+#include "dispatch.h"
+
 #include <inttypes.h>
-#include <math.h>
-#include <string.h>
+#include <stdio.h>
 
-double bench_tolerance(cured_dtype dtype, uint64_t n)
+uint64_t bench_chain_length(int kernel, cured_dtype dtype, uint64_t n, int block,
+                            const cured_device_shape *dev)
 {
-    double unit; /* unit roundoff of the element type */
-    if (dtype == CURED_F32)
-        unit = ldexp(1.0, -24);
-    else if (dtype == CURED_F64)
-        unit = ldexp(1.0, -53);
-    else
+    if (kernel < 0)
+        return n > 0 ? n - 1 : 0;
+    cured_plan plan; /* the launches cured_catalogue_run makes on dev */
+    if (n == 0 || cured_catalogue_plan_on(kernel, dtype, n, block, dev, &plan) != CURED_SUCCESS)
         return 0;
-    /* Inputs are uniform in [-0.5, 0.5). A tree of rounded adds errs like a
-     * random walk, about unit * sqrt(n log2 n) / sqrt(12); per-thread serial
-     * loops (Brent) err more, growing with n. The first term allows some
-     * 16 standard deviations of the tree's error, the second the serial
-     * loops' drift. Dropping or doubling a tile of a few hundred elements
-     * still shows. */
-    double dn = (double)n;
-    double lg = n > 1 ? log2(dn) : 1;
-    return unit * (16 * sqrt(dn * lg) + dn / 64);
+    return cured_dispatch_chain_length(kernel, &plan);
 }
 
-/* Reads one host element of dtype as a double (integers may round, which
- * only matters for the printed difference: equality is tested exactly). */
-static double as_double(cured_dtype dtype, const void *p)
+int bench_check_sum(const cured_ref_sum *ref, const void *got, uint64_t h,
+                    double *abs_diff, char *note, size_t cap)
 {
-    switch (dtype) {
-    case CURED_F32: { float v; memcpy(&v, p, 4); return v; }
-    case CURED_F64: { double v; memcpy(&v, p, 8); return v; }
-    case CURED_I32: { int32_t v; memcpy(&v, p, 4); return (double)v; }
-    case CURED_I64: { int64_t v; memcpy(&v, p, 8); return (double)v; }
-    case CURED_U32: { uint32_t v; memcpy(&v, p, 4); return (double)v; }
-    case CURED_U64: { uint64_t v; memcpy(&v, p, 8); return (double)v; }
-    default: return NAN;
-    }
-}
-
-int bench_values_match(cured_dtype dtype, const void *got, const void *want,
-                       uint64_t n, double *abs_diff)
-{
-    double g = as_double(dtype, got), w = as_double(dtype, want);
-    double diff = fabs(g - w);
     if (abs_diff != NULL)
-        *abs_diff = diff;
-    if (dtype == CURED_F32 || dtype == CURED_F64)
-        return !isnan(diff) && diff <= bench_tolerance(dtype, n);
-    size_t size = cured_dtype_size(dtype);
-    return size > 0 && memcmp(got, want, size) == 0;
-}
-
-char *bench_format_value(cured_dtype dtype, const void *value, char *buf,
-                         size_t size)
-{
-    switch (dtype) {
-    case CURED_F32: snprintf(buf, size, "%.9g", as_double(dtype, value)); break;
-    case CURED_F64: snprintf(buf, size, "%.17g", as_double(dtype, value)); break;
-    case CURED_I32: { int32_t v; memcpy(&v, value, 4);
-        snprintf(buf, size, "%" PRId32, v); break; }
-    case CURED_I64: { int64_t v; memcpy(&v, value, 8);
-        snprintf(buf, size, "%" PRId64, v); break; }
-    case CURED_U32: { uint32_t v; memcpy(&v, value, 4);
-        snprintf(buf, size, "%" PRIu32, v); break; }
-    case CURED_U64: { uint64_t v; memcpy(&v, value, 8);
-        snprintf(buf, size, "%" PRIu64, v); break; }
-    default:
-        snprintf(buf, size, "?");
+        *abs_diff = cured_ref_sum_error(ref, got);
+    if (cured_ref_sum_check(ref, got, h, NULL, 0))
+        return 1;
+    if (note != NULL) {
+        char a[48], b[48];
+        uint8_t want[8];
+        cured_ref_sum_element(ref, want);
+        cured_ref_format_element(ref->dtype, got, a, sizeof a);
+        cured_ref_format_element(ref->dtype, want, b, sizeof b);
+        if (ref->dtype == CURED_F32 || ref->dtype == CURED_F64)
+            snprintf(note, cap, "%s, exact %s, bound %.3g (h %" PRIu64 ")", a, b,
+                     cured_ref_sum_bound(ref, h), h);
+        else
+            snprintf(note, cap, "%s, exact %s", a, b);
     }
-    return buf;
+    return 0;
 }

@@ -15,15 +15,17 @@
 #include <stdint.h>
 
 #include "cured.h"
+#include "ref_fill.h"
 
 /* Threads per block of the bench's own kernels (fill, read). */
 #define BENCH_READ_BLOCK 256
 
-/* Fills d_data[0..n) with pseudo-random values drawn from (seed, index):
- * floats uniform in [-0.5, 0.5), signed integers in [-1000, 1000),
- * unsigned ones in [0, 1000). max_blocks caps the grid (grid-stride). */
+/* Fills d_data[0..n) with elements 0 .. n-1 of the fill (src/reference's
+ * ref_fill.h) as dtype: the bytes cured_ref_fill_buffer makes on the host.
+ * max_blocks caps the grid (grid-stride). */
 cudaError_t bench_fill(cured_dtype dtype, void *d_data, uint64_t n,
-                       uint64_t seed, int max_blocks, cudaStream_t stream);
+                       const cured_ref_fill *fill, int max_blocks,
+                       cudaStream_t stream);
 
 /* CUB's DeviceReduce::Sum of n elements of dtype into *d_out, CUB's way:
  * with d_temp NULL it only stores the scratch size in *temp_bytes.

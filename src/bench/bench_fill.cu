@@ -1,68 +1,67 @@
-/* bench_fill.cu - the bench's input: pseudo-random values made on the GPU.
+/* bench_fill.cu - the bench's input, made on the GPU: src/reference's
+ * seeded fill, element i from (seed, i) by the same inline functions the
+ * CPU reference calls.
  *
  * defines: bench_fill
  *
  * Made on the device, so 2^30 elements take milliseconds, not a host loop
- * and a 4 GiB copy. Never zeros: zeros hide unwritten results and can run
- * faster than real data.
+ * and a 4 GiB copy; the host sums the same values without a buffer
+ * (cured_ref_sum_add_fill). The standard fill has no run of zeros: zeros
+ * would hide unwritten results and can run faster than real data.
  */
 #include "bench_device.h"
+#include "ref_fill.h"
 
 // ---------------------------------------------------------------------------
-// values from (seed, index)
+// element i, as the bytes of its type
 
-/* splitmix64: a cheap 64-bit mix with good statistics for an index. */
-__device__ static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-/* One element from 64 random bits, per element type. The float values are
- * exact: 24 (53) random bits scaled by a power of two, minus one half. */
-template <typename T> __device__ T value_from_bits(uint64_t bits);
-template <> __device__ float value_from_bits<float>(uint64_t bits)
-{
-    return (float)(bits >> 40) * 0x1p-24f - 0.5f;
-}
-template <> __device__ double value_from_bits<double>(uint64_t bits)
-{
-    return (double)(bits >> 11) * 0x1p-53 - 0.5;
-}
-template <> __device__ int32_t value_from_bits<int32_t>(uint64_t bits)
-{
-    return (int32_t)(bits % 2000) - 1000;
-}
-template <> __device__ int64_t value_from_bits<int64_t>(uint64_t bits)
-{
-    return (int64_t)(bits % 2000) - 1000;
-}
-template <> __device__ uint32_t value_from_bits<uint32_t>(uint64_t bits)
-{
-    return (uint32_t)(bits % 1000);
-}
-template <> __device__ uint64_t value_from_bits<uint64_t>(uint64_t bits)
-{
-    return bits % 1000;
-}
+/* Each dtype's element from the fill; the signed types store their value's
+ * two's complement in the unsigned type of their width (its low bits, as
+ * cured_ref_fill_element does on the host). */
+struct f32_value {
+    typedef float type;
+    __device__ float operator()(const cured_ref_fill &f, uint64_t i) const
+    {
+        return cured_ref_fill_f32(&f, i);
+    }
+};
+struct f64_value {
+    typedef double type;
+    __device__ double operator()(const cured_ref_fill &f, uint64_t i) const
+    {
+        return cured_ref_fill_f64(&f, i);
+    }
+};
+template <typename U> struct signed_value {
+    typedef U type;
+    __device__ U operator()(const cured_ref_fill &f, uint64_t i) const
+    {
+        return (U)(uint64_t)cured_ref_fill_signed(&f, i);
+    }
+};
+template <typename U> struct unsigned_value {
+    typedef U type;
+    __device__ U operator()(const cured_ref_fill &f, uint64_t i) const
+    {
+        return (U)cured_ref_fill_unsigned(&f, i);
+    }
+};
 
 // ---------------------------------------------------------------------------
 // kernel and launcher
 
-template <typename T>
-__global__ void fill_kernel(T *data, uint64_t n, uint64_t seed)
+template <typename V>
+__global__ void fill_kernel(typename V::type *data, uint64_t n, cured_ref_fill f)
 {
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += stride)
-        data[i] = value_from_bits<T>(mix64(seed ^ mix64(i)));
+        data[i] = V()(f, i);
 }
 
-/* Launches fill_kernel<T> on a grid no larger than max_blocks. */
-template <typename T>
-static cudaError_t launch_fill(void *d_data, uint64_t n, uint64_t seed,
+/* Launches fill_kernel<V> on a grid no larger than max_blocks. */
+template <typename V>
+static cudaError_t launch_fill(void *d_data, uint64_t n, const cured_ref_fill *f,
                                int max_blocks, cudaStream_t stream)
 {
     if (n == 0)
@@ -70,21 +69,26 @@ static cudaError_t launch_fill(void *d_data, uint64_t n, uint64_t seed,
     uint64_t blocks = (n + BENCH_READ_BLOCK - 1) / BENCH_READ_BLOCK;
     if (blocks > (uint64_t)max_blocks)
         blocks = (uint64_t)max_blocks;
-    fill_kernel<T><<<(unsigned)blocks, BENCH_READ_BLOCK, 0, stream>>>((T *)d_data,
-                                                                      n, seed);
+    fill_kernel<V><<<(unsigned)blocks, BENCH_READ_BLOCK, 0, stream>>>(
+        (typename V::type *)d_data, n, *f);
     return cudaGetLastError();
 }
 
 cudaError_t bench_fill(cured_dtype dtype, void *d_data, uint64_t n,
-                       uint64_t seed, int max_blocks, cudaStream_t stream)
+                       const cured_ref_fill *fill, int max_blocks,
+                       cudaStream_t stream)
 {
     switch (dtype) {
-    case CURED_F32: return launch_fill<float>(d_data, n, seed, max_blocks, stream);
-    case CURED_F64: return launch_fill<double>(d_data, n, seed, max_blocks, stream);
-    case CURED_I32: return launch_fill<int32_t>(d_data, n, seed, max_blocks, stream);
-    case CURED_I64: return launch_fill<int64_t>(d_data, n, seed, max_blocks, stream);
-    case CURED_U32: return launch_fill<uint32_t>(d_data, n, seed, max_blocks, stream);
-    case CURED_U64: return launch_fill<uint64_t>(d_data, n, seed, max_blocks, stream);
+    case CURED_F32: return launch_fill<f32_value>(d_data, n, fill, max_blocks, stream);
+    case CURED_F64: return launch_fill<f64_value>(d_data, n, fill, max_blocks, stream);
+    case CURED_I32:
+        return launch_fill<signed_value<uint32_t> >(d_data, n, fill, max_blocks, stream);
+    case CURED_I64:
+        return launch_fill<signed_value<uint64_t> >(d_data, n, fill, max_blocks, stream);
+    case CURED_U32:
+        return launch_fill<unsigned_value<uint32_t> >(d_data, n, fill, max_blocks, stream);
+    case CURED_U64:
+        return launch_fill<unsigned_value<uint64_t> >(d_data, n, fill, max_blocks, stream);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -243,7 +243,8 @@ void bench_print_usage(FILE *out)
 "\n"
 "Columns: us = median microseconds per call; noise = interquartile range /\n"
 "median; GB/s = input bytes / median; %% read = read kernel's time / this\n"
-"time; x CUB = this time / CUB's time; check = result against CUB's.\n"
+"time; x CUB = this time / CUB's time; check = result against the exact\n"
+"sum of the input (floats within the proven bound of the kernel's order).\n"
 "Progress goes to stderr. Exit status: 0, 1 (no GPU, CUDA error or a\n"
 "mismatch), 2 (bad options).\n",
             MAX_LOG2);

@@ -14,9 +14,9 @@
  * o->n random values of o->dtype seeded with o->seed, blocks of o->block.x
  * or 256 threads) through src/cli/model_plan.c, the counters (summed over
  * the launches) and the checks watching, and prints each launch with its
- * findings, the counters, and the final value beside the reference: the
- * float64 (compensated) sum for floats, the exact sum modulo 2^bits for
- * integers. o->json: one JSON object instead. Returns the exit status: 0,
+ * findings, the counters, and the final value beside the reference
+ * (src/reference): the exact sum rounded to float64 for floats, checked
+ * within the plan's bound, the exact sum modulo 2^bits for integers. o->json: one JSON object instead. Returns the exit status: 0,
  * 1 when a launch had error findings or did not complete (any finding with
  * o->strict), 2 after one line on stderr (no embedded PTX, a bad --n or
  * --block, a launch the model refuses). */

@@ -39,7 +39,7 @@ static int setup(void **state)
     res->l2_bytes = 50u << 20;
     res->dtype = "f32";
     res->block_size = 256;
-    bench_result r = row("cub", 10, 10, 9, 11, 8, 20, 20, BENCH_CHECK_NONE);
+    bench_result r = row("cub", 10, 10, 9, 11, 8, 20, 20, BENCH_CHECK_OK);
     bench_results_add(res, &r);
     r = row("read", 10, 5, 4.9, 5.1, 4.8, 6, 30, BENCH_CHECK_NONE);
     bench_results_add(res, &r);
@@ -49,7 +49,7 @@ static int setup(void **state)
     r = row("divergent", 10, NAN, NAN, NAN, NAN, NAN, 0, BENCH_CHECK_SKIPPED);
     snprintf(r.note, sizeof r.note, "n too large, or \"so\"");
     bench_results_add(res, &r);
-    r = row("cub", 11, 12, 11.5, 12.5, 11, 13, 20, BENCH_CHECK_NONE);
+    r = row("cub", 11, 12, 11.5, 12.5, 11, 13, 20, BENCH_CHECK_OK);
     bench_results_add(res, &r);
     bench_derive(res);
     *state = res;
@@ -106,11 +106,11 @@ static void test_csv_exact(void **state)
     const char *expected =
         "kernel,log2n,n,dtype,bytes,runs,median_us,q1_us,q3_us,min_us,max_us,"
         "noise_pct,gbps,pct_read,x_cub,check,exhibit,abs_diff,note\n"
-        "cub,10,1024,f32,4096,20,10.000,9.000,11.000,8.000,20.000,20.00,0.41,50.00,1.0000,ref,0,,\n"
+        "cub,10,1024,f32,4096,20,10.000,9.000,11.000,8.000,20.000,20.00,0.41,50.00,1.0000,ok,0,,\n"
         "read,10,1024,f32,4096,30,5.000,4.900,5.100,4.800,6.000,4.00,0.82,100.00,0.5000,n/a,0,,\n"
         "shuffle,10,1024,f32,4096,25,20.000,19.000,21.000,18.000,25.000,10.00,0.20,25.00,2.0000,ok,0,1.5e-06,\n"
         "divergent,10,1024,f32,4096,0,,,,,,,,,,skipped,0,,\"n too large, or \"\"so\"\"\"\n"
-        "cub,11,2048,f32,8192,20,12.000,11.500,12.500,11.000,13.000,8.33,0.68,,1.0000,ref,0,,\n";
+        "cub,11,2048,f32,8192,20,12.000,11.500,12.500,11.000,13.000,8.33,0.68,,1.0000,ok,0,,\n";
     assert_string_equal(csv, expected);
     free(csv);
 }
@@ -147,7 +147,7 @@ static void test_json_exact(void **state)
         "    {\"kernel\": \"cub\", \"log2n\": 10, \"n\": 1024, \"bytes\": 4096, \"runs\": 20, "
         "\"median_us\": 10.000, \"q1_us\": 9.000, \"q3_us\": 11.000, \"min_us\": 8.000, "
         "\"max_us\": 20.000, \"noise_pct\": 20.00, \"gbps\": 0.41, \"pct_read\": 50.00, "
-        "\"x_cub\": 1.0000, \"check\": \"ref\", \"exhibit\": false, \"abs_diff\": null, "
+        "\"x_cub\": 1.0000, \"check\": \"ok\", \"exhibit\": false, \"abs_diff\": null, "
         "\"note\": \"\"},\n"
         "    {\"kernel\": \"read\", \"log2n\": 10, \"n\": 1024, \"bytes\": 4096, \"runs\": 30, "
         "\"median_us\": 5.000, \"q1_us\": 4.900, \"q3_us\": 5.100, \"min_us\": 4.800, "
@@ -167,7 +167,7 @@ static void test_json_exact(void **state)
         "    {\"kernel\": \"cub\", \"log2n\": 11, \"n\": 2048, \"bytes\": 8192, \"runs\": 20, "
         "\"median_us\": 12.000, \"q1_us\": 11.500, \"q3_us\": 12.500, \"min_us\": 11.000, "
         "\"max_us\": 13.000, \"noise_pct\": 8.33, \"gbps\": 0.68, \"pct_read\": null, "
-        "\"x_cub\": 1.0000, \"check\": \"ref\", \"exhibit\": false, \"abs_diff\": null, "
+        "\"x_cub\": 1.0000, \"check\": \"ok\", \"exhibit\": false, \"abs_diff\": null, "
         "\"note\": \"\"}\n"
         "  ]\n"
         "}\n";
@@ -228,7 +228,7 @@ static void test_table_rows(void **state)
                      8);
     assert_int_equal(log2n, 11);
     assert_string_equal(d[0], "-");
-    assert_string_equal(check, "ref");
+    assert_string_equal(check, "ok");
     free(table);
 }
 

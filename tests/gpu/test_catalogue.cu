@@ -20,7 +20,8 @@
  * reports it as skipped) or, for --large, without 18 GB of free memory.
  *
  * What a run checks: the status; the result against the reference (integers
- * exactly, modulo 2^bits; floats within a proven bound, see float_bound);
+ * exactly, modulo 2^bits; floats within the proven bound of the exact sum,
+ * src/reference's cured_ref_sum_check, h from cured_dispatch_chain_length);
  * that the element after *d_out still holds its poison (one element
  * written); that the scratch's state area is zero again (single_pass
  * re-armed its counter). d_out is poisoned (NaN, 0xAB bytes) and the
@@ -28,7 +29,6 @@
  * once, serves every run.
  */
 #include <cuda_runtime.h>
-#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <pthread.h>
@@ -41,6 +41,7 @@
 
 #include "cured.h"
 #include "dispatch.h"
+#include "ref_sum.h"
 
 #define SKIP 77
 
@@ -57,42 +58,33 @@
 // ----------------------------------------------------------------------------
 // Random data and its reference
 
-/* splitmix64: the test's generator, on the host and (for --large) the device. */
-__host__ __device__ static inline uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+/* Where the inputs' seeds come from: each dataset takes the next value of
+ * a splitmix64 sequence from the run's seed. */
+typedef struct seed_source {
+    uint64_t seed, next;
+} seed_source;
 
-typedef struct rng {
-    uint64_t state;
-} rng;
-
-static uint64_t rng_next(rng *r)
+static uint64_t next_seed(seed_source *r)
 {
-    r->state += 1;
-    return mix64(r->state);
+    return cured_ref_random_bits(r->seed, r->next++);
 }
 
 /* One input: n elements of dtype on the host and the device, and what the
- * sum must be. "random" data: floats uniform in [-1, 1) with 24 (53)
- * random bits, integers uniform over all their bits (sums wrap). "exact"
- * data (floats only): small integers, sparse when n is large, such that
- * sum|x| <= 2^24 (2^53): every partial sum in any order is then exact, so
- * the result must equal the reference exactly, which catches a lost or
- * doubled element that the rounding bound would hide. */
+ * sum must be (src/reference: the exact sum, the bound, the check).
+ * "random" data: src/reference's uniform fill, floats in [-0.5, 0.5) with
+ * 24 (53) random bits, integers with every bit random (sums wrap). "exact"
+ * data (floats only): its sparse fill, integers +-1..4, one in `keep`
+ * nonzero when n is large, so that sum|x| <= 2^24 (2^53) and every partial
+ * sum in any order is exact: the result must equal the exact sum to the
+ * bit (the reference's bound is then 0), which catches a lost or doubled
+ * element that the rounding bound would hide. */
 typedef struct dataset {
     cured_dtype dtype;
     uint64_t n;
     const char *kind;
     void *host;
     void *dev;
-    long double ref;     /* floats: the sum (Neumaier, long double) */
-    long double sum_abs; /* floats: sum |x_i| */
-    int exact;           /* floats: every partial sum is exact */
-    uint64_t ref_bits;   /* integers: the sum modulo 2^64 (compare low bits) */
+    cured_ref_sum ref;
 } dataset;
 
 static int is_float(cured_dtype dtype)
@@ -100,77 +92,21 @@ static int is_float(cured_dtype dtype)
     return dtype == CURED_F32 || dtype == CURED_F64;
 }
 
-/* Element i of the host data as a long double (floats) or as its value
- * modulo 2^64 (integers, sign-extended). */
-static long double host_float(const dataset *d, uint64_t i)
+static cured_ref_fill dataset_fill(const char *kind, uint64_t n, uint64_t seed)
 {
-    return d->dtype == CURED_F32 ? (long double)((const float *)d->host)[i]
-                                 : (long double)((const double *)d->host)[i];
-}
-
-static uint64_t host_bits(const dataset *d, uint64_t i)
-{
-    switch (d->dtype) {
-    case CURED_I32: return (uint64_t)(int64_t)((const int32_t *)d->host)[i];
-    case CURED_U32: return ((const uint32_t *)d->host)[i];
-    case CURED_I64: return (uint64_t)((const int64_t *)d->host)[i];
-    default: return ((const uint64_t *)d->host)[i];
+    cured_ref_fill f = cured_ref_fill_standard(seed);
+    if (strcmp(kind, "exact") == 0) {
+        f.kind = CURED_REF_FILL_SPARSE;
+        f.sparsity = n <= (1u << 22) ? 1 : n >> 22; /* sum|x| ~ 2.5 n / keep */
+        f.max_magnitude = 4;
+    } else {
+        f.int_bits = 64;
     }
-}
-
-static void fill_host(dataset *d, rng *r)
-{
-    uint64_t n = d->n;
-    int exact = strcmp(d->kind, "exact") == 0;
-    /* exact data: values +-1..4 with probability p, so sum|x| ~ 2.5 n p */
-    uint64_t keep = n <= (1u << 22) ? 1 : n >> 22; /* p = 1/keep */
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t h = rng_next(r);
-        double v = 0;
-        if (exact) {
-            if (h % keep == 0)
-                v = (double)(1 + (h >> 32) % 4) * ((h >> 40) & 1 ? -1 : 1);
-        } else if (d->dtype == CURED_F32) {
-            v = ldexp((double)(h >> 40), -23) - 1.0; /* 24 bits */
-        } else {
-            v = ldexp((double)(h >> 11), -52) - 1.0; /* 53 bits */
-        }
-        switch (d->dtype) {
-        case CURED_F32: ((float *)d->host)[i] = (float)v; break;
-        case CURED_F64: ((double *)d->host)[i] = v; break;
-        case CURED_I32:
-        case CURED_U32: ((uint32_t *)d->host)[i] = (uint32_t)h; break;
-        default: ((uint64_t *)d->host)[i] = h; break;
-        }
-    }
-}
-
-static void compute_reference(dataset *d)
-{
-    if (!is_float(d->dtype)) {
-        uint64_t s = 0;
-        for (uint64_t i = 0; i < d->n; i++)
-            s += host_bits(d, i);
-        d->ref_bits = s;
-        return;
-    }
-    long double s = 0, c = 0, a = 0;
-    int integral = 1;
-    for (uint64_t i = 0; i < d->n; i++) {
-        long double x = host_float(d, i), t = s + x;
-        c += fabsl(s) >= fabsl(x) ? (s - t) + x : (x - t) + s;
-        s = t;
-        a += fabsl(x);
-        integral &= x == floorl(x);
-    }
-    d->ref = s + c;
-    d->sum_abs = a;
-    long double limit = d->dtype == CURED_F32 ? 0x1p24L : 0x1p53L;
-    d->exact = integral && a <= limit;
+    return f;
 }
 
 static dataset make_dataset(cured_dtype dtype, uint64_t n, const char *kind,
-                            rng *r)
+                            seed_source *r)
 {
     dataset d;
     memset(&d, 0, sizeof d);
@@ -178,17 +114,18 @@ static dataset make_dataset(cured_dtype dtype, uint64_t n, const char *kind,
     d.n = n;
     d.kind = kind;
     size_t bytes = (size_t)n * cured_dtype_size(dtype);
+    cured_ref_fill fill = dataset_fill(kind, n, next_seed(r));
     if (n > 0) {
         d.host = malloc(bytes);
         if (d.host == NULL) {
             fprintf(stderr, "out of host memory for %zu bytes\n", bytes);
             exit(1);
         }
-        fill_host(&d, r);
+        cured_ref_fill_buffer(&fill, dtype, d.host, n);
         CHECK_CUDA(cudaMalloc(&d.dev, bytes));
         CHECK_CUDA(cudaMemcpy(d.dev, d.host, bytes, cudaMemcpyHostToDevice));
     }
-    compute_reference(&d);
+    cured_ref_sum_of(dtype, d.host, n, &d.ref);
     return d;
 }
 
@@ -197,23 +134,6 @@ static void free_dataset(dataset *d)
     free(d->host);
     if (d->dev != NULL)
         CHECK_CUDA(cudaFree(d->dev));
-}
-
-// ----------------------------------------------------------------------------
-// The float bound
-
-/* The largest |got - exact| a correct run may show: gamma_h sum|x_i| with
- * h the plan's longest chain of additions (cured_dispatch_chain_length,
- * src/lib/chain.c, derives it per kernel), plus the reference's own error
- * (Neumaier in long double: within 2u|s| + O(n u^2) sum|x|). */
-static long double float_bound(const dataset *d, uint64_t h)
-{
-    if (d->exact)
-        return 0;
-    long double u = d->dtype == CURED_F32 ? 0x1p-24L : 0x1p-53L;
-    long double hu = (long double)h * u;
-    long double gamma = hu < 1 ? hu / (1 - hu) : INFINITY;
-    return gamma * d->sum_abs + 4 * LDBL_EPSILON * d->sum_abs;
 }
 
 // ----------------------------------------------------------------------------
@@ -231,27 +151,10 @@ typedef struct harness {
 
 static const unsigned char STATE_ZERO[CURED_TEMP_STATE_BYTES] = {0};
 
+/* The element of dtype whose bytes are the low bytes of bits, as text. */
 static void format_value(cured_dtype dtype, uint64_t bits, char *out, size_t cap)
 {
-    switch (dtype) {
-    case CURED_F32: {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, 4);
-        snprintf(out, cap, "%.9g", f);
-        break;
-    }
-    case CURED_F64: {
-        double f;
-        memcpy(&f, &bits, 8);
-        snprintf(out, cap, "%.17g", f);
-        break;
-    }
-    case CURED_I32: snprintf(out, cap, "%d", (int32_t)(uint32_t)bits); break;
-    case CURED_U32: snprintf(out, cap, "%u", (uint32_t)bits); break;
-    case CURED_I64: snprintf(out, cap, "%lld", (long long)bits); break;
-    default: snprintf(out, cap, "%llu", (unsigned long long)bits); break;
-    }
+    cured_ref_format_element(dtype, &bits, out, cap); /* little-endian */
 }
 
 static void fail(harness *t, int kernel, const dataset *d, int block,
@@ -269,7 +172,7 @@ static void fail(harness *t, int kernel, const dataset *d, int block,
 static int run_case(harness *t, int kernel, const dataset *d, int block,
                     uint64_t *bits)
 {
-    char msg[512], got_s[64], want_s[64];
+    char msg[512];
     size_t es = cured_dtype_size(d->dtype), need = 0;
     unsigned char poison = is_float(d->dtype) ? 0xFF : 0xAB;
 
@@ -316,39 +219,18 @@ static int run_case(harness *t, int kernel, const dataset *d, int block,
         fail(t, kernel, d, block, "scratch state area not zero after the run");
         ok = 0;
     }
-    format_value(d->dtype, got, got_s, sizeof got_s);
-    if (is_float(d->dtype)) {
-        float g32;
-        double g64;
-        memcpy(&g32, out, sizeof g32);
-        memcpy(&g64, out, sizeof g64);
-        long double g = d->dtype == CURED_F32 ? (long double)g32 : (long double)g64;
+    uint64_t h = 0;  /* the longest chain of additions: the float bound's h */
+    if (is_float(d->dtype) && d->n > 0) {
         cured_plan plan;
         if (cured_catalogue_plan(kernel, d->dtype, d->n, block, &plan) != CURED_SUCCESS) {
             fail(t, kernel, d, block, "cured_catalogue_plan failed");
             return 0;
         }
-        uint64_t h = d->n == 0 ? 0 : cured_dispatch_chain_length(kernel, &plan);
-        long double bound = float_bound(d, h);
-        long double diff = fabsl(g - d->ref);
-        if (!(diff <= bound)) { /* NaN fails */
-            snprintf(msg, sizeof msg,
-                     "got %s want %.17Lg |diff| %.3Lg bound %.3Lg (h=%llu%s, "
-                     "sum|x| %.6Lg)",
-                     got_s, d->ref, diff, bound, (unsigned long long)h,
-                     d->exact ? ", exact data" : "", d->sum_abs);
-            fail(t, kernel, d, block, msg);
-            ok = 0;
-        }
-    } else {
-        uint64_t mask = es == 4 ? 0xffffffffull : ~0ull;
-        if ((got & mask) != (d->ref_bits & mask)) {
-            format_value(d->dtype, d->ref_bits, want_s, sizeof want_s);
-            snprintf(msg, sizeof msg, "got %s want %s (exact, modulo 2^%zu)",
-                     got_s, want_s, 8 * es);
-            fail(t, kernel, d, block, msg);
-            ok = 0;
-        }
+        h = cured_dispatch_chain_length(kernel, &plan);
+    }
+    if (!cured_ref_sum_check(&d->ref, out, h, msg, sizeof msg)) {
+        fail(t, kernel, d, block, msg);
+        ok = 0;
     }
     return ok;
 }
@@ -457,7 +339,7 @@ static int sweep(uint64_t seed)
                                                CURED_U64};
     int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
     harness t;
-    rng r = {seed};
+    seed_source r = {seed, 0};
 
     harness_init(&t, sweep_temp_size(sizes, nsizes));
     for (int pass = 0; pass < 2; pass++) {
@@ -505,7 +387,7 @@ static int alignment_sweep(uint64_t seed)
     int nkernels = cured_catalogue_count();
     enum { MAX_OFFSET = 3, MAX_KERNELS = 32 };
     harness t;
-    rng r = {seed ^ 0xa119edull};
+    seed_source r = {seed ^ 0xa119edull, 0};
     if (nkernels > MAX_KERNELS) {
         printf("--alignment: %d kernels, room for %d\n", nkernels, MAX_KERNELS);
         return 1;
@@ -579,7 +461,7 @@ static int single(uint64_t seed, const char *kernel_name, uint64_t n, int block,
         return 2;
     }
     harness t;
-    rng r = {seed};
+    seed_source r = {seed, 0};
     harness_init(&t, need);
     dataset d = make_dataset(dtype, n, "random", &r);
     /* --offset: the same data `offset` elements into a larger buffer whose
@@ -612,80 +494,81 @@ static int single(uint64_t seed, const char *kernel_name, uint64_t n, int block,
 
 #define LARGE_N ((1ull << 32) + 5)
 
-/* Element i of the large input: sparse +-1 from a seeded hash (about one in
- * 512), and 3, 6, 12, 24, 48 at the five elements past 2^32, so a lost tail
- * or an index that wraps to i - 2^32 changes the sum. sum|x| ~ 2^23 <= 2^24:
- * every partial sum is exact, so the f32 result must be exact. */
-__host__ __device__ static inline float large_value(uint64_t seed, uint64_t i)
+/* Element i of the large input: src/reference's sparse fill, +-1 with
+ * probability 1/512, and 3, 6, 12, 24, 48 at the five elements past 2^32,
+ * so a lost tail or an index that wraps to i - 2^32 changes the sum.
+ * sum|x| ~ 2^23 <= 2^24: every partial sum is exact, so the f32 result must
+ * be exact (the reference's bound is 0). The same function fills on the
+ * device and sums on the host. */
+__host__ __device__ static inline float large_value(const cured_ref_fill *f, uint64_t i)
 {
     if (i >= (1ull << 32))
         return (float)(3u << (unsigned)(i - (1ull << 32)));
-    uint64_t h = mix64(seed ^ (i * 0x2545f4914f6cdd1dull));
-    if ((h & 511) != 0)
-        return 0.0f;
-    return (h & 512) ? 1.0f : -1.0f;
+    return cured_ref_fill_f32(f, i);
 }
 
-__global__ void fill_large(float *x, unsigned long long n, unsigned long long seed)
+static cured_ref_fill large_fill(uint64_t seed)
+{
+    cured_ref_fill f = cured_ref_fill_standard(seed);
+    f.kind = CURED_REF_FILL_SPARSE;
+    f.sparsity = 512;
+    f.max_magnitude = 1;
+    return f;
+}
+
+__global__ void fill_large(float *x, unsigned long long n, cured_ref_fill f)
 {
     unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x +
                                 threadIdx.x;
          i < n; i += stride)
-        x[i] = large_value(seed, i);
+        x[i] = large_value(&f, i);
 }
 
-typedef struct count_job {
-    uint64_t seed, begin, end;
-    uint64_t plus, minus;
-} count_job;
+/* One host thread's share of the large input's reference: the f32 sum and
+ * the i32 sum of the same bits (the second pass reads the buffer as i32). */
+typedef struct large_job {
+    cured_ref_fill fill;
+    uint64_t begin, end;
+    cured_ref_sum f32, i32;
+} large_job;
 
-static void *count_signs(void *arg)
+/* Adds elements [begin, end) of the large input to j's two sums. */
+static void add_large(large_job *j)
 {
-    count_job *j = (count_job *)arg;
-    for (uint64_t i = j->begin; i < j->end; i++) {
-        float v = large_value(j->seed, i);
-        j->plus += v > 0;
-        j->minus += v < 0;
+    const uint64_t CHUNK = 4096;
+    float chunk[4096];
+    for (uint64_t i = j->begin; i < j->end; i += CHUNK) {
+        uint64_t count = j->end - i < CHUNK ? j->end - i : CHUNK;
+        for (uint64_t k = 0; k < count; k++)
+            chunk[k] = large_value(&j->fill, i + k);
+        cured_ref_sum_add(&j->f32, chunk, count);
+        cured_ref_sum_add(&j->i32, chunk, count);
     }
+}
+
+static void *sum_large(void *arg)
+{
+    large_job *j = (large_job *)arg;
+    cured_ref_sum_init(&j->f32, CURED_F32);
+    cured_ref_sum_init(&j->i32, CURED_I32);
+    add_large(j);
     return NULL;
 }
 
-static uint32_t float_bits(float f)
+/* The large input's first n elements as a dataset of d->dtype: the sums
+ * the threads made of [0, base->end), extended to n (n >= base->end: the
+ * block level's max_n lie at most 2^21 elements below 2^32). Every partial
+ * sum is exact, so the reference's bound is 0. */
+static void large_reference(dataset *d, const large_job *base, uint64_t n)
 {
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
-/* The large input's first n elements as a dataset (n <= 2^32, or
- * LARGE_N): the signs counted over [0, 2^32), `plus` and `minus`, less
- * those in [n, 2^32) (at most 2^21 elements, counted here), plus the
- * elements past 2^32 that n covers. Every partial sum is exact. */
-static void large_reference(dataset *d, uint64_t seed, uint64_t n, uint64_t plus,
-                            uint64_t minus)
-{
-    uint64_t body = 1ull << 32;
-    count_job cut;
-    memset(&cut, 0, sizeof cut);
-    cut.seed = seed;
-    cut.begin = n < body ? n : body;
-    cut.end = body;
-    count_signs(&cut);
-    plus -= cut.plus;
-    minus -= cut.minus;
-    uint32_t tail_bits = 0;
-    long double tail = 0;
-    for (uint64_t i = body; i < n; i++) {
-        tail += large_value(seed, i);
-        tail_bits += float_bits(large_value(seed, i));
-    }
+    static large_job j; /* two sums: large for the stack */
+    j = *base;
+    j.begin = base->end;
+    j.end = n;
+    add_large(&j);
     d->n = n;
-    d->ref = (long double)plus - (long double)minus + tail;
-    d->sum_abs = (long double)(plus + minus) + tail;
-    d->exact = 1;
-    d->ref_bits = (uint32_t)((uint32_t)plus * float_bits(1.0f) +
-                             (uint32_t)minus * float_bits(-1.0f) + tail_bits);
+    d->ref = d->dtype == CURED_F32 ? j.f32 : j.i32;
 }
 
 /* The grid-level kernels at n = 2^32 + 5 (64-bit indexes past 2^32), and
@@ -726,33 +609,40 @@ static int large(uint64_t seed)
     memset(&d, 0, sizeof d);
     d.n = LARGE_N;
     d.kind = "large";
+    cured_ref_fill fill = large_fill(seed);
     CHECK_CUDA(cudaMalloc(&d.dev, (size_t)LARGE_N * sizeof(float)));
-    fill_large<<<1024, 256>>>((float *)d.dev, LARGE_N, seed);
+    fill_large<<<1024, 256>>>((float *)d.dev, LARGE_N, fill);
     CHECK_CUDA(cudaGetLastError());
 
-    /* the signs of [0, 2^32), on all host cores while the device fills */
+    /* the reference of [0, the smallest n a kernel takes), on all host
+     * cores while the device fills; large_reference extends it */
+    uint64_t base_n = LARGE_N;
+    for (int k = 0; k < nkernels; k++)
+        base_n = kernel_n[k] < base_n ? kernel_n[k] : base_n;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int nthreads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
     pthread_t threads[MAX_THREADS];
-    count_job jobs[MAX_THREADS];
-    uint64_t body = 1ull << 32;
+    static large_job jobs[MAX_THREADS];
     for (int i = 0; i < nthreads; i++) {
-        memset(&jobs[i], 0, sizeof jobs[i]);
-        jobs[i].seed = seed;
-        jobs[i].begin = body / nthreads * i;
-        jobs[i].end = i == nthreads - 1 ? body : body / nthreads * (i + 1);
-        pthread_create(&threads[i], NULL, count_signs, &jobs[i]);
+        jobs[i].fill = fill;
+        jobs[i].begin = base_n / nthreads * i;
+        jobs[i].end = i == nthreads - 1 ? base_n : base_n / nthreads * (i + 1);
+        pthread_create(&threads[i], NULL, sum_large, &jobs[i]);
     }
-    uint64_t plus = 0, minus = 0;
     for (int i = 0; i < nthreads; i++) {
         pthread_join(threads[i], NULL);
-        plus += jobs[i].plus;
-        minus += jobs[i].minus;
+        if (i > 0) {
+            cured_ref_sum_merge(&jobs[0].f32, &jobs[i].f32);
+            cured_ref_sum_merge(&jobs[0].i32, &jobs[i].i32);
+        }
     }
+    jobs[0].end = base_n;
     CHECK_CUDA(cudaDeviceSynchronize());
-    large_reference(&d, seed, LARGE_N, plus, minus);
-    printf("--large: n = 2^32 + 5, %llu ones, %llu minus ones, sum %.0Lf\n",
-           (unsigned long long)plus, (unsigned long long)minus, d.ref);
+    d.dtype = CURED_F32;
+    large_reference(&d, &jobs[0], LARGE_N);
+    printf("--large: n = 2^32 + 5, sum %.0f, sum|x| %.0f%s\n",
+           cured_ref_sum_double(&d.ref), cured_ref_sum_abs(&d.ref),
+           cured_ref_sum_bound(&d.ref, 1) == 0 ? ": every partial sum exact" : "");
 
     harness t;
     harness_init(&t, most);
@@ -760,7 +650,7 @@ static int large(uint64_t seed)
         d.dtype = pass == 0 ? CURED_F32 : CURED_I32; /* i32: the same bits */
         for (int k = 0; k < nkernels; k++) {
             const char *name = cured_catalogue_entry(k)->name;
-            large_reference(&d, seed, kernel_n[k], plus, minus);
+            large_reference(&d, &jobs[0], kernel_n[k]);
             for (int b = 0; b < 3; b++) {
                 uint64_t bits;
                 int ok = run_case(&t, k, &d, blocks[b], &bits);

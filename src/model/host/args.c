@@ -12,6 +12,8 @@
 #include "cured_model_host.h"
 #include "ptx.h"
 
+#include "ref_fill.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -315,16 +317,6 @@ bad:
 // ----------------------------------------------------------------------------
 // Filling
 
-/* splitmix64: a small, well-mixed generator with a 64-bit state; the same
- * seed gives the same sequence everywhere. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* Stores the integer or float value of element i into data. */
 static void store(void *data, uint64_t i, ptx_type type, int64_t ival, double fval)
 {
@@ -344,22 +336,22 @@ static void store(void *data, uint64_t i, ptx_type type, int64_t ival, double fv
 
 void cured_model_arg_fill(const cured_model_arg *spec, void *data)
 {
-    uint64_t state = spec->seed;
+    /* random: src/reference's standard fill, the values the catalogue's
+     * input, the bench and the tests use for the same seed */
+    cured_ref_fill fill = cured_ref_fill_standard(spec->seed);
     ptx_type t = spec->type;
     for (uint64_t i = 0; i < spec->count; i++) {
         switch (spec->init) {
-        case CURED_MODEL_ARG_RANDOM: {
-            uint64_t r = next_random(&state);
-            if (t == PTX_T_F32)           /* 24 bits: exact in a float */
-                store(data, i, t, 0, (double)(r >> 40) * 0x1p-24 - 0.5);
+        case CURED_MODEL_ARG_RANDOM:
+            if (t == PTX_T_F32)
+                store(data, i, t, 0, cured_ref_fill_f32(&fill, i));
             else if (t == PTX_T_F64)
-                store(data, i, t, 0, (double)(r >> 11) * 0x1p-53 - 0.5);
+                store(data, i, t, 0, cured_ref_fill_f64(&fill, i));
             else if (is_signed(t))
-                store(data, i, t, (int64_t)(r >> 60) - 8, 0);
+                store(data, i, t, cured_ref_fill_signed(&fill, i), 0);
             else
-                store(data, i, t, (int64_t)(r >> 60), 0);
+                store(data, i, t, (int64_t)cured_ref_fill_unsigned(&fill, i), 0);
             break;
-        }
         case CURED_MODEL_ARG_ONES: store(data, i, t, 1, 1.0); break;
         case CURED_MODEL_ARG_IOTA: store(data, i, t, (int64_t)i, (double)i); break;
         case CURED_MODEL_ARG_ZEROS:

@@ -13,6 +13,7 @@
 #include "catalogue_ptx.h"
 #include "checks.h"
 #include "cured.h"
+#include "ref_sum.h"
 #include "test_files.h"
 
 #include <setjmp.h>
@@ -98,13 +99,15 @@ static int run_case(const cured_model_module *m, const kernel_case *c, const cha
     cured_model_buffer *out = cured_model_memory_alloc(mem, "out", 4ull * grid, 0);
     assert_non_null(in);
     assert_non_null(out);
-    int64_t want = 0;
     for (uint32_t i = 0; i < N; i++) {
         int32_t v = (int32_t)(i % 7 + 1);
         float fv = (float)v;
-        want += v;
         memcpy(in->data + 4 * i, is_float ? (const void *)&fv : (const void *)&v, 4);
     }
+    /* the exact sum (small positive integers: exact as floats too) */
+    cured_ref_sum ref;
+    cured_ref_sum_of(is_float ? CURED_F32 : CURED_I32, in->data, N, &ref);
+    int64_t want = is_float ? (int64_t)cured_ref_sum_double(&ref) : (int64_t)ref.exact_lo;
     const ptx_function *f = &m->functions[fn];
     assert_int_equal(f->nparams, 3);
     uint8_t params[64] = {0};

@@ -8,6 +8,7 @@
  */
 #include "cured_model.h"
 #include "ptx.h"
+#include "ref_fill.h"
 #include "test_files.h"
 
 #include <setjmp.h>
@@ -22,8 +23,8 @@ static const char *const fixtures[] = {"alu.ptx",  "atomics.ptx",  "control.ptx"
                                        "misc.ptx", "findings.ptx", "reduce.ptx",  "warp.ptx"};
 
 /* Runs `fn` of m with parameters made by `how` (0 zeros, 1 a small buffer,
- * 2 random bytes). */
-static void run_once(const cured_model_module *m, int fn, int how, uint64_t *seed)
+ * 2 random bytes: src/reference's random bits, *drawn of them used so far). */
+static void run_once(const cured_model_module *m, int fn, int how, uint64_t *drawn)
 {
     const ptx_function *f = &m->functions[fn];
     cured_model_memory *mem = cured_model_memory_new();
@@ -38,10 +39,8 @@ static void run_once(const cured_model_module *m, int fn, int how, uint64_t *see
         uint64_t v = 0;
         if (how == 1)
             v = s->size == 8 ? small->addr : 3;
-        else if (how == 2) {
-            *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
-            v = *seed >> 11;
-        }
+        else if (how == 2)
+            v = cured_ref_random_bits(12345, (*drawn)++) >> 11;
         memcpy(params + s->offset, &v, (size_t)(s->size < 8 ? s->size : 8));
     }
     cured_model_launch l;
@@ -67,7 +66,7 @@ static void run_once(const cured_model_module *m, int fn, int how, uint64_t *see
 static void test_every_kernel_survives_bad_input(void **state)
 {
     (void)state;
-    uint64_t seed = 12345;
+    uint64_t drawn = 0;
     int runs = 0;
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
         cured_model_module *m = test_parse_ptx_file(EXEC_FIXTURES, fixtures[i]);
@@ -75,7 +74,7 @@ static void test_every_kernel_survives_bad_input(void **state)
             if (!m->functions[fn].is_entry)
                 continue;
             for (int how = 0; how < 3; how++) {
-                run_once(m, fn, how, &seed);
+                run_once(m, fn, how, &drawn);
                 runs++;
             }
         }

@@ -8,7 +8,7 @@
  * What runs: the 13 kernels at blocks 32, 64, 256 and n = 0, 1, 31, 33,
  * 1000, 5000, 70001 (multi-block grids, n not a power of two), for i32
  * (exact, modulo 2^32) and f32 (within the proven bound of the plan's
- * order of summation, sum_reference.c), f32 again on integer-valued data
+ * order of summation, src/reference), f32 again on integer-valued data
  * (exact), i64 and u64 at n = 5000, and i32 and f32 at 70001 on a small
  * device whose capped grids loop: 949 plans, about 4 s on one core;
  * then every kernel on d_in + 1 (not 16-byte aligned) gives the bits of
@@ -29,7 +29,7 @@
 #include "catalogue_ptx.h"
 #include "dispatch.h"
 #include "ptx.h"
-#include "sum_reference.h"
+#include "ref_sum.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -160,11 +160,28 @@ static void test_every_kernel_has_its_entries(void **state)
 // ----------------------------------------------------------------------------
 // The sums
 
+/* The inputs, src/reference's seeded fill: "random" floats uniform in
+ * [-0.5, 0.5) and integers with every bit random (so sums wrap); "exact"
+ * integers +-1..4 as floats, every partial sum of at most 2^22 of them
+ * exact in f32, so the result must be the exact sum to the bit. */
+static cured_ref_fill make_fill(int exact, uint64_t seed)
+{
+    cured_ref_fill f = cured_ref_fill_standard(seed);
+    if (exact) {
+        f.kind = CURED_REF_FILL_SPARSE;
+        f.sparsity = 1;
+        f.max_magnitude = 4;
+    } else {
+        f.int_bits = 64;
+    }
+    return f;
+}
+
 typedef struct sweep {
     const cured_model_module *m;
     const cured_device_shape *dev; /* NULL: the H200 preset */
     cured_dtype dtype;
-    sum_data_kind kind;
+    int exact;                     /* the data: 0 random, 1 exact (see make_fill) */
     const char *kind_name;
     long runs, failures, launches;
     uint64_t thread_instructions;
@@ -231,7 +248,7 @@ static int first_launch_is_the_clis(int kernel, cured_dtype dtype, uint64_t n,
  * (two_pass runs before single_pass, in catalogue order), which
  * single_pass must equal bit for bit. */
 static void run_one(sweep *s, int kernel, const void *in, uint64_t n, int block,
-                    const sum_reference *ref, uint8_t *two_pass_value)
+                    const cured_ref_sum *ref, uint8_t *two_pass_value)
 {
     const char *name = cured_catalogue_entry(kernel)->name;
     size_t es = cured_dtype_size(s->dtype);
@@ -266,7 +283,7 @@ static void run_one(sweep *s, int kernel, const void *in, uint64_t n, int block,
         ok = 0;
     }
     uint64_t h = cured_dispatch_chain_length(kernel, &r.plan);
-    if (ok && !sum_check(ref, r.value, h, msg, sizeof msg)) {
+    if (ok && !cured_ref_sum_check(ref, r.value, h, msg, sizeof msg)) {
         report(s, name, n, block, msg);
         ok = 0;
     }
@@ -289,12 +306,13 @@ static void run_sweep(sweep *s, const uint64_t *ns, size_t nn,
         void *in = malloc(n * es + 1);
         assert_non_null(in);
         uint64_t seed = base_seed ^ (n * 0x9e3779b97f4a7c15ull) ^
-                        ((uint64_t)s->dtype << 56) ^ ((uint64_t)s->kind << 48);
-        sum_data_fill(s->dtype, s->kind, seed, in, n);
-        sum_reference ref;
-        assert_int_equal(sum_reference_of(s->dtype, in, n, &ref), 0);
-        if (s->kind == SUM_DATA_EXACT && n > 0)
-            assert_true(ref.exact);
+                        ((uint64_t)s->dtype << 56) ^ ((uint64_t)s->exact << 48);
+        cured_ref_fill fill = make_fill(s->exact, seed);
+        assert_int_equal(cured_ref_fill_buffer(&fill, s->dtype, in, n), 0);
+        cured_ref_sum ref;
+        assert_int_equal(cured_ref_sum_of(s->dtype, in, n, &ref), 0);
+        if (s->exact)
+            assert_true(cured_ref_sum_bound(&ref, n) == 0);
         for (size_t b = 0; b < nb; b++) {
             uint8_t two_pass_value[8] = {0};
             for (int k = 0; k < cured_catalogue_count(); k++)
@@ -326,8 +344,7 @@ static void test_f32_sums_within_the_bound(void **state)
  * exact, so a lost or doubled element shows, however small. */
 static void test_f32_sums_integers_exactly(void **state)
 {
-    sweep s = {.m = *state, .dtype = CURED_F32, .kind = SUM_DATA_EXACT,
-               .kind_name = "exact"};
+    sweep s = {.m = *state, .dtype = CURED_F32, .exact = 1, .kind_name = "exact"};
     run_sweep(&s, sizes, COUNT(sizes), blocks, COUNT(blocks));
 }
 
@@ -378,7 +395,8 @@ static void test_misaligned_input_gives_the_same_bits(void **state)
         for (size_t i = 0; i < COUNT(ns); i++) {
             void *in = malloc(ns[i] * es);
             assert_non_null(in);
-            sum_data_fill(dtypes[d], SUM_DATA_RANDOM, base_seed + ns[i], in, ns[i]);
+            cured_ref_fill fill = make_fill(0, base_seed + ns[i]);
+            cured_ref_fill_buffer(&fill, dtypes[d], in, ns[i]);
             for (size_t b = 0; b < COUNT(bs); b++) {
                 for (int k = 0; k < cured_catalogue_count(); k++) {
                     cured_model_plan_result aligned, shifted;
