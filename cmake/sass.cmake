@@ -2,12 +2,15 @@
 # the PTX with line information, nvdisasm prints every instruction with the
 # PTX line it came from (src/model/sass.h).
 #
-#   cmake -DPTXAS=ptxas -DNVDISASM=nvdisasm -DINPUT=catalogue.ptx
-#         -DOUTPUT=catalogue.sass -P cmake/sass.cmake
+#   cmake -DPTXAS=ptxas -DNVDISASM=nvdisasm -DARCH=sm_90
+#         -DINPUT=catalogue.ptx -DOUTPUT=catalogue.sass -P cmake/sass.cmake
+#
+# ARCH is the model's architecture (CURED_MODEL_ARCH, cmake/arch.cmake), the
+# one the PTX was made for.
 #
 # Writes OUTPUT (and OUTPUT's name with .cubin beside it). Fails when either
 # tool fails.
-foreach(var PTXAS NVDISASM INPUT OUTPUT)
+foreach(var PTXAS NVDISASM ARCH INPUT OUTPUT)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "sass.cmake: pass -D${var}=...")
   endif()
@@ -15,7 +18,7 @@ endforeach()
 get_filename_component(dir "${OUTPUT}" DIRECTORY)
 get_filename_component(stem "${OUTPUT}" NAME_WE)
 set(cubin "${dir}/${stem}.cubin")
-execute_process(COMMAND "${PTXAS}" -arch=sm_90 -lineinfo "${INPUT}" -o "${cubin}"
+execute_process(COMMAND "${PTXAS}" -arch=${ARCH} -lineinfo "${INPUT}" -o "${cubin}"
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "sass.cmake: ptxas failed on ${INPUT} (${rc})")

@@ -6,6 +6,7 @@
  *          cured_launch, cured_plan, cured_catalogue_temp_bytes,
  *          cured_device_shape, cured_device_preset, cured_device_presets,
  *          cured_device_preset_find, cured_catalogue_plan_on,
+ *          cured_catalogue_chain_length,
  *          cured_catalogue_plan, cured_catalogue_run
  *
  * The catalogue is the teaching sequence of reduction kernels (divergent ...
@@ -163,6 +164,15 @@ cured_status cured_catalogue_plan_on(int kernel, cured_dtype dtype, uint64_t n,
                                      int block_size,
                                      const cured_device_shape *device,
                                      cured_plan *plan);
+
+/* h: the most additions on any path from an input element to the result
+ * of kernel's plan (from cured_catalogue_plan or cured_catalogue_plan_on):
+ * what bounds a float sum's rounding. Any summation whose paths have at
+ * most h additions has |computed - exact| <= gamma_h * sum|x_i|, gamma_h =
+ * h u / (1 - h u) (Higham, Accuracy and Stability of Numerical Algorithms,
+ * 4.2): the tests' bound for float sums. 0 for a plan with no launch.
+ * Pure C. Can't fail. */
+uint64_t cured_catalogue_chain_length(int kernel, const cured_plan *plan);
 
 /* Fills *plan with the launches cured_catalogue_run makes for these
  * arguments on the current device: block-level kernels run one launch per

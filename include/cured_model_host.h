@@ -2,6 +2,7 @@
  * kernels in the model as a CUDA program runs them on a GPU.
  *
  * defines: cured_model_source (the PTX: embedded catalogue, .ptx, .cu),
+ *          cured_model_default_arch (the architecture a .cu is built for),
  *          cured_model_sass_source (the SASS the counters follow),
  *          cured_model_find_entry (a kernel by its CUDA or mangled name),
  *          cured_model_arg (kernel arguments from specs) and its functions,
@@ -20,7 +21,6 @@
 
 #include "cured.h"
 #include "cured_model.h"
-#include "ref_sum.h"  /* src/reference: the reference sum of a plan */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -60,12 +60,14 @@ void cured_model_sass_source_catalogue(cured_model_sass_source *s);
 int cured_model_sass_source_file(cured_model_sass_source *s, const char *path,
                                  char *err, size_t cap);
 
-/* Compiles the PTX file at ptx_path with ptxas -lineinfo and prints it with
+/* Compiles the PTX file at ptx_path with `ptxas -arch=ARCH -lineinfo`
+ * (arch "sm_90" ..., NULL: cured_model_default_arch()) and prints it with
  * nvdisasm -gp into a temporary directory, then reads it; `label` names it
  * in reports. When a tool is missing or fails, s says so in missing (the
  * run goes on with PTX-level counts). Can't fail. */
 void cured_model_sass_source_compile(cured_model_sass_source *s,
-                                     const char *ptx_path, const char *label);
+                                     const char *ptx_path, const char *arch,
+                                     const char *label);
 
 /* No SASS, for `reason` (copied). Can't fail. */
 void cured_model_sass_source_none(cured_model_sass_source *s, const char *reason);
@@ -110,15 +112,22 @@ int cured_model_source_catalogue(cured_model_source *src, char *err, size_t cap)
 int cured_model_source_ptx_file(cured_model_source *src, const char *path,
                                 char *err, size_t cap);
 
-/* Compiles a .cu file with `nvcc -arch=sm_90 -ptx -lineinfo` into a
- * temporary file (removed afterwards) and reads the PTX into src; with
- * sass (may be NULL), also its SASS from that PTX
- * (cured_model_sass_source_compile: a missing tool is not an error).
- * nvcc's own messages go to stderr as it writes them. Returns 0, or -1
- * with one line in err: no nvcc, nvcc failed, no temporary directory. */
+/* The architecture the model builds a .cu for when the caller names none,
+ * "sm_90" by default: the build's CURED_MODEL_ARCH, the one its embedded
+ * catalogue PTX and SASS were made for (the lowest real architecture of
+ * CMAKE_CUDA_ARCHITECTURES; cmake/arch.cmake has the rule). Can't fail. */
+const char *cured_model_default_arch(void);
+
+/* Compiles a .cu file with `nvcc -arch=ARCH -ptx -lineinfo` (arch "sm_90"
+ * ..., NULL: cured_model_default_arch()) into a temporary file (removed
+ * afterwards) and reads the PTX into src; with sass (may be NULL), also its
+ * SASS from that PTX for the same arch (cured_model_sass_source_compile: a
+ * missing tool is not an error). nvcc's own messages go to stderr as it
+ * writes them. Returns 0, or -1 with one line in err: no nvcc, nvcc failed
+ * (an architecture it does not know, too), no temporary directory. */
 int cured_model_source_cu_file(cured_model_source *src, const char *path,
-                               cured_model_sass_source *sass, char *err,
-                               size_t cap);
+                               const char *arch, cured_model_sass_source *sass,
+                               char *err, size_t cap);
 
 /* Parses src's text into src->module. Returns 0, or -1 with the parser's
  * message in err as "LABEL:LINE:COLUMN: message" (one line). */
@@ -366,32 +375,6 @@ int cured_model_plan_run_watched(const cured_model_module *m, int kernel,
 
 /* Frees r's findings (the run's and each launch's). Can't fail. */
 void cured_model_plan_result_clear(cured_model_plan_result *r);
-
-/* What a plan should leave in *out, computed on the host by the project's
- * CPU oracle (src/reference). */
-typedef struct cured_model_plan_reference {
-    cured_ref_sum exact; /* the exact sum, which the check compares with */
-    uint8_t bits[8];     /* integers: the exact sum modulo 2^(8 * size) */
-    double value;        /* floats: the exact sum rounded to float64 */
-    double sum_abs;      /* floats: sum |x|, for the error bound */
-    uint64_t additions;  /* floats: h, the plan's longest addition chain */
-    double bound;        /* floats: gamma_h * sum |x| */
-} cured_model_plan_reference;
-
-/* The reference of catalogue kernel `kernel`'s plan over input[0, n) of
- * dtype d: integers exactly modulo 2^bits (as the kernels' wrapping adds
- * give them), floats exactly, with the bound gamma_h sum|x| that h = the
- * plan's longest chain of additions puts on the kernels' rounding (gamma_h
- * = h u / (1 - h u); 0 when every partial sum is exact). Can't fail. */
-void cured_model_plan_reference_of(int kernel, cured_dtype d, const cured_plan *plan,
-                                   const void *input, uint64_t n,
-                                   cured_model_plan_reference *ref);
-
-/* 1 when the value r left in *out is the reference's: integers bit for
- * bit, floats within the bound of the exact sum, compared exactly (a NaN
- * never is); else 0. */
-int cured_model_plan_matches(const cured_model_plan_reference *ref, cured_dtype d,
-                             const cured_model_plan_result *r);
 
 #ifdef __cplusplus
 }

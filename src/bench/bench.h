@@ -123,7 +123,7 @@ double bench_noise_pct(const bench_summary *s);
 
 /* The longest chain of roundings an input element goes through in job
  * `kernel`'s sum of n elements of dtype at `block` on a device of shape dev:
- * the catalogue plan's (cured_catalogue_plan_on, cured_dispatch_chain_length);
+ * the catalogue plan's (cured_catalogue_plan_on, cured_catalogue_chain_length);
  * for kernel < 0 (CUB, whose order is its own) n - 1, which every order of
  * n values keeps to. 0 for n = 0 or a shape the dispatch refuses. Can't
  * fail. */

@@ -13,7 +13,6 @@
  */
 #include "bench.h"
 
-#include "dispatch.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,7 +25,7 @@ uint64_t bench_chain_length(int kernel, cured_dtype dtype, uint64_t n, int block
     cured_plan plan; /* the launches cured_catalogue_run makes on dev */
     if (n == 0 || cured_catalogue_plan_on(kernel, dtype, n, block, dev, &plan) != CURED_SUCCESS)
         return 0;
-    return cured_dispatch_chain_length(kernel, &plan);
+    return cured_catalogue_chain_length(kernel, &plan);
 }
 
 int bench_check_sum(const cured_ref_sum *ref, const void *got, uint64_t h,

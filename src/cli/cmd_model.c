@@ -122,8 +122,8 @@ static int load_file(const cli_model_options *o, model_run_state *r)
     char err[1400];
     cured_model_sass_source *sass = o->no_sass || o->sass_path ? NULL : &r->sass;
     int rc = o->ptx_path ? cured_model_source_ptx_file(&r->src, o->ptx_path, err, sizeof err)
-                         : cured_model_source_cu_file(&r->src, o->cu_path, sass, err,
-                                              sizeof err);
+                         : cured_model_source_cu_file(&r->src, o->cu_path, o->arch, sass,
+                                                      err, sizeof err);
     if (rc != 0 || cured_model_source_parse(&r->src, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
     r->function = pick_entry(r->src.module, o->entry, r->src.label);

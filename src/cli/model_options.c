@@ -37,11 +37,13 @@ void cli_model_usage(FILE *out)
 "                       its reference (float64 / exact integer); catalogue\n"
 "                       kernels only, no --grid --shared --arg --entry\n"
 "                       --print --out --steps\n"
-"  --ptx FILE           a PTX file (nvcc -arch=sm_90 -ptx -lineinfo)\n"
+"  --ptx FILE           a PTX file (nvcc -arch=sm_XX -ptx -lineinfo)\n"
 "  --cu FILE            a CUDA file, compiled to PTX with nvcc first\n"
+"  --arch sm_XX         the architecture nvcc and ptxas build --cu for\n"
+"                       (default %s, this build's)\n"
 "  --entry NAME         the kernel entry (needed when the module has several)\n"
 "  --sass FILE          the kernel's SASS, `nvdisasm -gp -c` of a cubin from\n"
-"                       `ptxas -arch=sm_90 -lineinfo` of the same PTX (or -g):\n"
+"                       `ptxas -arch=sm_XX -lineinfo` of the same PTX (or -g):\n"
 "                       memory counts follow it (the catalogue and --cu get\n"
 "                       theirs when the tools exist)\n"
 "  --no-sass            count by the PTX alone\n"
@@ -66,7 +68,22 @@ void cli_model_usage(FILE *out)
 "                       and shuffle on 64 values, one block of 64 threads\n"
 "\n"
 "exit status: 0 ran with no error findings, 1 error findings (any with\n"
-"--strict), 2 bad usage or input. docs/model.md has examples.\n");
+"--strict), 2 bad usage or input. docs/model.md has examples.\n",
+            cured_model_default_arch());
+}
+
+/* 1 when s reads as an architecture nvcc and ptxas take: sm_ and a
+ * number, perhaps one lower-case letter after it (sm_90, sm_90a, sm_100f). */
+static int is_arch(const char *s)
+{
+    if (strncmp(s, "sm_", 3) != 0 || s[3] < '0' || s[3] > '9')
+        return 0;
+    s += 3;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    if (*s >= 'a' && *s <= 'z')
+        s++;
+    return *s == '\0';
 }
 
 /* Parses a whole number >= 1 (decimal or 0x hex) into *v. 0 on success. */
@@ -116,7 +133,7 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
     OPT_STEPS, OPT_LESSON_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
-    OPT_WHOLE_PLAN, OPT_DEVICE
+    OPT_WHOLE_PLAN, OPT_DEVICE, OPT_ARCH
 };
 
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
@@ -126,6 +143,7 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         {"dtype", required_argument, NULL, 'd'},
         {"ptx", required_argument, NULL, OPT_PTX},
         {"cu", required_argument, NULL, OPT_CU},
+        {"arch", required_argument, NULL, OPT_ARCH},
         {"entry", required_argument, NULL, 'e'},
         {"sass", required_argument, NULL, OPT_SASS},
         {"no-sass", no_argument, NULL, OPT_NO_SASS},
@@ -161,6 +179,14 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         case 'd': o->dtype = optarg; have_dtype = 1; break;
         case OPT_PTX: o->ptx_path = optarg; break;
         case OPT_CU: o->cu_path = optarg; break;
+        case OPT_ARCH:
+            if (!is_arch(optarg)) {
+                snprintf(err, cap, "bad --arch '%s' (sm_ and a number: sm_90, "
+                         "sm_90a)", optarg);
+                return CLI_MODEL_PARSE_ERROR;
+            }
+            o->arch = optarg;
+            break;
         case 'e': o->entry = optarg; break;
         case OPT_SASS: o->sass_path = optarg; break;
         case OPT_NO_SASS: o->no_sass = 1; break;
@@ -272,9 +298,10 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
     }
     if (o->lesson_table) {
         if (o->kernel || o->ptx_path || o->cu_path || o->nargs || o->have_n ||
-            o->sass_path || o->whole_plan) {
+            o->sass_path || o->whole_plan || o->arch) {
             snprintf(err, cap, "--lesson-table runs its own four kernels: it takes "
-                     "no KERNEL, --ptx, --cu, --arg, --n, --sass or --whole-plan");
+                     "no KERNEL, --ptx, --cu, --arch, --arg, --n, --sass or "
+                     "--whole-plan");
             return CLI_MODEL_PARSE_ERROR;
         }
         return CLI_MODEL_PARSE_OK;
@@ -288,6 +315,12 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
     if (sources > 1) {
         snprintf(err, cap, "one of KERNEL, --ptx and --cu, not %s",
                  o->kernel ? "a KERNEL and a file" : "both files");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->arch && o->cu_path == NULL) {
+        snprintf(err, cap, "--arch is the architecture nvcc builds --cu for: "
+                 "%s", o->ptx_path ? "a --ptx file is already compiled"
+                 : "the catalogue's PTX is built in");
         return CLI_MODEL_PARSE_ERROR;
     }
     if (o->whole_plan && o->kernel == NULL) {

@@ -28,6 +28,8 @@ typedef struct cli_model_options {
     const char *kernel;      /* catalogue name, or NULL */
     const char *ptx_path;    /* --ptx */
     const char *cu_path;     /* --cu */
+    const char *arch;        /* --arch sm_XX for --cu, NULL: the build's
+                                (cured_model_default_arch) */
     const char *entry;       /* --entry */
     const char *sass_path;   /* --sass: nvdisasm -gp text of the kernel */
     int no_sass;             /* --no-sass: PTX-level counts */

@@ -1,7 +1,7 @@
 /* chain.c - the longest chain of additions in a catalogue plan: what bounds
  * a float sum's rounding error.
  *
- * defines: cured_dispatch_chain_length
+ * defines: cured_catalogue_chain_length
  *
  * Pure C. The GPU tests and the model's catalogue test both bound a float
  * result by it, so the knowledge of each kernel's summation order lives
@@ -68,7 +68,7 @@ static uint64_t warp_tail_tree(uint64_t block)
  *                with thread_sum over its own B threads and block_sum.
  * Additions of the identity (0) are exact but counted anyway: h is an
  * upper bound, not the exact depth. */
-uint64_t cured_dispatch_chain_length(int kernel, const cured_plan *plan)
+uint64_t cured_catalogue_chain_length(int kernel, const cured_plan *plan)
 {
     uint64_t h = 0;
     if (plan->launches == 0)

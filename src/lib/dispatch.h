@@ -3,8 +3,7 @@
  *
  * defines: CURED_GRID_THREADS_MAX, cured_temp_layout,
  *          cured_dispatch_check_shape, cured_dispatch_check,
- *          cured_dispatch_plan, cured_dispatch_layout,
- *          cured_dispatch_chain_length (chain.c)
+ *          cured_dispatch_plan, cured_dispatch_layout
  *
  * Pure C, no CUDA: what it decides (grid sizes, passes, where partial sums
  * go in the scratch space) can be tested on any machine.
@@ -59,13 +58,6 @@ void cured_dispatch_plan(int kernel, cured_dtype dtype, uint64_t n,
  * scratch; buffers are 256-byte aligned. Can't fail. */
 void cured_dispatch_layout(int kernel, cured_dtype dtype,
                            const cured_plan *plan, cured_temp_layout *layout);
-
-/* h: the most additions on any path from an input element to the result
- * of kernel's plan. Any summation whose paths have at most h additions has
- * |computed - exact| <= gamma_h * sum|x_i|, gamma_h = h u / (1 - h u)
- * (Higham, Accuracy and Stability of Numerical Algorithms, 4.2): the
- * tests' bound for float sums. 0 for a plan with no launch. Can't fail. */
-uint64_t cured_dispatch_chain_length(int kernel, const cured_plan *plan);
 
 #ifdef __cplusplus
 }

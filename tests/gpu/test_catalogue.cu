@@ -21,7 +21,7 @@
  *
  * What a run checks: the status; the result against the reference (integers
  * exactly, modulo 2^bits; floats within the proven bound of the exact sum,
- * src/reference's cured_ref_sum_check, h from cured_dispatch_chain_length);
+ * src/reference's cured_ref_sum_check, h from cured_catalogue_chain_length);
  * that the element after *d_out still holds its poison (one element
  * written); that the scratch's state area is zero again (single_pass
  * re-armed its counter). d_out is poisoned (NaN, 0xAB bytes) and the
@@ -40,7 +40,6 @@
 #include <unistd.h>
 
 #include "cured.h"
-#include "dispatch.h"
 #include "ref_sum.h"
 
 #define SKIP 77
@@ -226,7 +225,7 @@ static int run_case(harness *t, int kernel, const dataset *d, int block,
             fail(t, kernel, d, block, "cured_catalogue_plan failed");
             return 0;
         }
-        h = cured_dispatch_chain_length(kernel, &plan);
+        h = cured_catalogue_chain_length(kernel, &plan);
     }
     if (!cured_ref_sum_check(&d->ref, out, h, msg, sizeof msg)) {
         fail(t, kernel, d, block, msg);

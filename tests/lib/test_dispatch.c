@@ -364,11 +364,11 @@ static void test_chain_lengths(void **state)
      * trips of 2, then unrolled's tree of 8 levels (4 + 8); the last pass,
      * 1056 values in one block of 1024: one trip of 2, 10 levels (2 + 10) */
     cured_dispatch_plan(CURED_K_MULTI_ELEM, CURED_F32, 1u << 20, 256, &h200, &plan);
-    assert_int_equal(cured_dispatch_chain_length(CURED_K_MULTI_ELEM, &plan), 24);
+    assert_int_equal(cured_catalogue_chain_length(CURED_K_MULTI_ELEM, &plan), 24);
     /* shuffle: the same loads, then block_sum's tree of log2 B levels, the
      * same depth as unrolled's for B >= 64 */
     cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 1u << 20, 256, &h200, &plan);
-    assert_int_equal(cured_dispatch_chain_length(CURED_K_SHUFFLE, &plan), 24);
+    assert_int_equal(cured_catalogue_chain_length(CURED_K_SHUFFLE, &plan), 24);
     /* at B = 32 unrolled's last warp still takes 6 steps, block_sum 5:
      * 2^20 over 4224 blocks of 32 (135168 threads): 4 trips of 2 */
     cured_dispatch_plan(CURED_K_SHUFFLE, CURED_F32, 1u << 20, 32, &h200, &plan);
@@ -377,14 +377,14 @@ static void test_chain_lengths(void **state)
     /* then 4224 values: a pass at 1024 threads, 3 trips (2 * 3 + 10) */
     assert_int_equal(plan.launches, 2);
     assert_int_equal(plan.launch[1].block, 1024);
-    assert_int_equal(cured_dispatch_chain_length(CURED_K_SHUFFLE, &plan), first + 16);
+    assert_int_equal(cured_catalogue_chain_length(CURED_K_SHUFFLE, &plan), first + 16);
     cured_dispatch_plan(CURED_K_MULTI_ELEM, CURED_F32, 1u << 20, 32, &h200, &plan);
-    assert_int_equal(cured_dispatch_chain_length(CURED_K_MULTI_ELEM, &plan),
+    assert_int_equal(cured_catalogue_chain_length(CURED_K_MULTI_ELEM, &plan),
                      first + 1 + 16);
     /* shuffle_wide: 256 blocks, 65536 threads, ceil(2^20 / 65536) + 5 + 8
      * = 29; its 256 partials in one block of 256: 1 + 5 + 8 = 14 */
     cured_dispatch_plan(CURED_K_SHUFFLE_WIDE, CURED_F32, 1u << 20, 256, &h200, &plan);
-    assert_int_equal(cured_dispatch_chain_length(CURED_K_SHUFFLE_WIDE, &plan), 43);
+    assert_int_equal(cured_catalogue_chain_length(CURED_K_SHUFFLE_WIDE, &plan), 43);
 }
 
 int main(void)

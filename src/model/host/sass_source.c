@@ -51,9 +51,12 @@ int cured_model_sass_source_file(cured_model_sass_source *s, const char *path, c
     return 0;
 }
 
-void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx_path, const char *label)
+void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx_path,
+                                     const char *arch, const char *label)
 {
     memset(s, 0, sizeof *s);
+    if (arch == NULL)
+        arch = cured_model_default_arch();
     char ptxas[1024], nvdisasm[1024], err[1200];
     if (host_find_tool("ptxas", NULL, ptxas, sizeof ptxas) != 0 ||
         host_find_tool("nvdisasm", cured_model_build_nvdisasm(), nvdisasm,
@@ -65,11 +68,13 @@ void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx
     char cubin[1100], sass[1100];
     snprintf(cubin, sizeof cubin, "%s.cubin", ptx_path);
     snprintf(sass, sizeof sass, "%s.sass", ptx_path);
-    char *as[] = {ptxas, "-arch=sm_90", "-lineinfo", (char *)ptx_path, "-o",
+    char arch_flag[64];
+    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
+    char *as[] = {ptxas, arch_flag, "-lineinfo", (char *)ptx_path, "-o",
                   cubin, NULL};
     char *dis[] = {nvdisasm, "-gp", "-c", cubin, NULL};
-    fprintf(stderr, "cured model: %s -arch=sm_90 -lineinfo; %s -gp -c\n", ptxas,
-            nvdisasm);
+    fprintf(stderr, "cured model: %s %s -lineinfo; %s -gp -c\n", ptxas,
+            arch_flag, nvdisasm);
     int rc = host_run_tool(as, NULL);
     if (rc == 0)
         rc = host_run_tool(dis, sass);

@@ -47,15 +47,17 @@ int host_find_nvcc(char *out, size_t cap)
     return host_find_tool("nvcc", NULL, out, cap);
 }
 
-int cured_model_source_cu_file(cured_model_source *src, const char *path, cured_model_sass_source *sass,
-                       char *err, size_t cap)
+int cured_model_source_cu_file(cured_model_source *src, const char *path, const char *arch,
+                       cured_model_sass_source *sass, char *err, size_t cap)
 {
     memset(src, 0, sizeof *src);
+    if (arch == NULL)
+        arch = cured_model_default_arch();
     char nvcc[1024];
     if (host_find_nvcc(nvcc, sizeof nvcc) != 0) {
         snprintf(err, cap, "--cu needs nvcc (CUDA toolkit), not found on PATH "
                  "or in /usr/local/cuda/bin: compile it yourself with `nvcc "
-                 "-arch=sm_90 -ptx -lineinfo` and pass --ptx FILE");
+                 "-arch=%s -ptx -lineinfo` and pass --ptx FILE", arch);
         return -1;
     }
     if (access(path, R_OK) != 0) {
@@ -72,9 +74,11 @@ int cured_model_source_cu_file(cured_model_source *src, const char *path, cured_
     }
     char ptx[1100];
     snprintf(ptx, sizeof ptx, "%s/kernel.ptx", dir);
-    char *argv[] = {nvcc, "-arch=sm_90", "-ptx", "-lineinfo", "-o", ptx,
+    char arch_flag[64];
+    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
+    char *argv[] = {nvcc, arch_flag, "-ptx", "-lineinfo", "-o", ptx,
                     (char *)path, NULL};
-    fprintf(stderr, "cured model: %s -arch=sm_90 -ptx -lineinfo %s\n", nvcc, path);
+    fprintf(stderr, "cured model: %s %s -ptx -lineinfo %s\n", nvcc, arch_flag, path);
     int rc = host_run_tool(argv, NULL);
     int result = 0;
     if (rc != 0) {
@@ -86,7 +90,7 @@ int cured_model_source_cu_file(cured_model_source *src, const char *path, cured_
     }
     snprintf(src->label, sizeof src->label, "%s (PTX)", path);
     if (result == 0 && sass != NULL)
-        cured_model_sass_source_compile(sass, ptx, path);
+        cured_model_sass_source_compile(sass, ptx, arch, path);
     remove(ptx);
     rmdir(dir);
     return result;

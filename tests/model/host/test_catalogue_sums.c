@@ -282,7 +282,7 @@ static void run_one(sweep *s, int kernel, const void *in, uint64_t n, int block,
         report(s, name, n, block, "the first launch differs from `cured model`'s");
         ok = 0;
     }
-    uint64_t h = cured_dispatch_chain_length(kernel, &r.plan);
+    uint64_t h = cured_catalogue_chain_length(kernel, &r.plan);
     if (ok && !cured_ref_sum_check(ref, r.value, h, msg, sizeof msg)) {
         report(s, name, n, block, msg);
         ok = 0;

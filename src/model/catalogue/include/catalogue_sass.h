@@ -6,7 +6,8 @@
  *          cured_model_build_nvdisasm
  *
  * The build compiles the embedded catalogue.ptx with
- * `ptxas -arch=sm_90 -lineinfo` and prints it with `nvdisasm -gp -c`
+ * `ptxas -arch=CURED_MODEL_ARCH -lineinfo` (sm_90 by default:
+ * cmake/arch.cmake) and prints it with `nvdisasm -gp -c`
  * (cmake/sass.cmake): every instruction carries the line of catalogue.ptx
  * it came from. A build without ptxas or nvdisasm embeds none, and the
  * model's counts for the catalogue stay PTX-level.
