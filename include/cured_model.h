@@ -149,7 +149,11 @@ typedef struct cured_model_finding {
     int32_t function;        /* function index, -1 when not tied to code */
     int32_t pc;              /* instruction index in that function */
     uint32_t ptx_line;       /* line in the PTX text */
-    uint16_t src_file;       /* .loc file/line (0 when the PTX has none) */
+    uint16_t src_file;       /* .loc file/line of the user's own source
+                                (0 when the PTX has none): the innermost
+                                .loc, or for code inlined from a CUDA
+                                toolkit header (atomicAdd, __shfl_down_sync)
+                                the user's line that calls it */
     uint32_t src_line;
     uint64_t address;        /* the address concerned, when there is one */
     char message[224];       /* one line: what happened, with the
@@ -404,16 +408,22 @@ int cured_model_counters_complete(const cured_model_counters *c);
 /* How rows are keyed. */
 typedef enum cured_model_counters_by {
     CURED_MODEL_BY_TOTAL = 0, /* no rows: the kernel's totals only */
-    CURED_MODEL_BY_SOURCE,    /* ptx_instr.src_file/src_line: the innermost .loc
-                           (inside an inlined function: that function's line) */
+    CURED_MODEL_BY_SOURCE,    /* the user's own line (ptx_instr.user_file/
+                           user_line): the innermost .loc (inside an
+                           inlined function of the user's: that
+                           function's line), except for code inlined from
+                           a CUDA toolkit header (atomicAdd,
+                           __shfl_down_sync ...): the user's line that
+                           calls it, as findings say */
     CURED_MODEL_BY_SITE,      /* ptx_instr.site_file/site_line: the outermost
                            (the kernel's own line for inlined code) */
     CURED_MODEL_BY_PTX        /* ptx_instr.ptx_line: one row per instruction */
 } cured_model_counters_by;
 
 /* One row: the sum of the counts of the instructions of one function that
- * share a key. For CURED_MODEL_BY_PTX, file is 0 and line the PTX line. Lines
- * with no .loc (line 0) are a row of their own. */
+ * share a key. For CURED_MODEL_BY_PTX, file is 0 and line the PTX line.
+ * Instructions with no line (no .loc, or `.loc N 0 0`) are one row of
+ * their own, file 0 and line 0, at most one per function. */
 typedef struct cured_model_counters_line {
     int function;
     uint16_t file;
@@ -423,7 +433,7 @@ typedef struct cured_model_counters_line {
 } cured_model_counters_line;
 
 /* The rows of `function` (-1: the entry) keyed by `by`, sorted by file then
- * line, only those where something was counted (an instruction ran, or a
+ * line (the row of no line last), only those where something was counted (an instruction ran, or a
  * warp skipped a predicated SASS access). Stores a malloc'ed array in
  * *rows (the caller frees it; NULL when there are none) and returns the row
  * count, or -1 when out of host memory or for a bad function or by. */

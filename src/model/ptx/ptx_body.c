@@ -103,6 +103,7 @@ int ptx_parse_body(ptx_parser *p)
     p->loc_file = p->site_file = 0;
     p->loc_line = p->site_line = 0;
     p->loc_count = 0;
+    p->loc_frame = -1;
     p->nlabel_fixups = 0;
     p->block_depth = 0;
     ptx_scope_free(&p->labels);

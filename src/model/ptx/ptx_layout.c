@@ -315,7 +315,8 @@ out:
 }
 
 /* Grows the .file table to cover every file index a .loc named, so
- * files[ins->src_file] and files[ins->site_file] always exist (NULL for a
+ * files[ins->src_file], files[ins->site_file] and files[ins->user_file]
+ * always exist (NULL for a
  * .loc whose .file never came, which ptxas only warns about). */
 static int cover_loc_files(ptx_parser *p)
 {
@@ -329,6 +330,8 @@ static int cover_loc_files(ptx_parser *p)
                 need = ins->src_file + 1;
             if (ins->site_file >= need)
                 need = ins->site_file + 1;
+            if (ins->user_file >= need)
+                need = ins->user_file + 1;
         }
     }
     if (need == m->nfiles)
@@ -345,7 +348,8 @@ static int cover_loc_files(ptx_parser *p)
 
 int ptx_finish_module(ptx_parser *p)
 {
-    if (resolve_calls(p) != 0 || cover_loc_files(p) != 0)
+    if (resolve_calls(p) != 0 || ptx_resolve_user_lines(p) != 0 ||
+        cover_loc_files(p) != 0)
         return -1;
     return layout_shared(p);
 }

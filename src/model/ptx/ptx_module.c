@@ -134,6 +134,8 @@ int ptx_add_instr(ptx_parser *p, const ptx_token *at, ptx_instr **out)
     ins->src_line = p->loc_line;
     ins->site_file = p->site_file;
     ins->site_line = p->site_line;
+    /* the frame, until ptx_resolve_user_lines turns it into a line */
+    ins->user_line = (uint32_t)(p->loc_frame + 1);
     *out = ins;
     return 0;
 }

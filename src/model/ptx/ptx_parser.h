@@ -87,7 +87,19 @@ typedef struct ptx_loc_site {
     uint32_t file, line, column;
     uint16_t site_file;
     uint32_t site_line;
+    int32_t frame;         /* its frame in ptx_parser.frames */
 } ptx_loc_site;
+
+/* One location of an inlining chain: a .loc's file and line, and the
+ * frame of the location it was inlined at (-1: none; always an earlier
+ * frame). Kept for the whole module: which files belong to the CUDA
+ * toolkit is known only when every .file is read (nvcc writes them last),
+ * and only then can an instruction's user line be chosen. */
+typedef struct ptx_loc_frame {
+    uint32_t line;
+    uint16_t file;
+    int32_t caller;
+} ptx_loc_frame;
 
 #define PTX_LOC_HISTORY 32
 
@@ -117,6 +129,10 @@ typedef struct ptx_parser {
     uint32_t loc_line, site_line;
     ptx_loc_site loc_history[PTX_LOC_HISTORY];
     unsigned loc_count;
+    ptx_loc_frame *frames; /* every .loc of the module, and the inlined_at
+                              sites no recent .loc named */
+    size_t nframes, frames_cap;
+    int32_t loc_frame;     /* the frame of the current .loc, -1 for none */
 } ptx_parser;
 
 /* --------------------------------------------- cursor (ptx_cursor.c) */
@@ -245,6 +261,11 @@ int ptx_parse_module_directive(ptx_parser *p);
  * inlined_at through the recent .loc lines (nvcc emits a chain, outermost
  * first). */
 int ptx_parse_loc(ptx_parser *p);
+/* Gives every instruction its user line (ptx_instr.user_file/user_line)
+ * from the frame ptx_add_instr recorded: the innermost frame of its chain
+ * that is not in a CUDA toolkit header. Called at the end of the text,
+ * once every .file is known. Returns 0 or -1 (out of memory). */
+int ptx_resolve_user_lines(ptx_parser *p);
 /* `"nounroll"{, "..."};` after the .pragma word (skipped). */
 int ptx_skip_pragma(ptx_parser *p);
 /* An integer in [lo, hi] at the cursor, for a directive; `what` names it

@@ -271,6 +271,40 @@ static void test_shuffle_counts(void **state)
     run_free(&r);
 }
 
+/* The rows by source line name the user's lines: the shuffles of
+ * __shfl_down_sync (inlined from sm_30_intrinsics.hpp) are on line 79,
+ * `v += __shfl_down_sync(FULL_MASK, v, offset);`, with the code the
+ * intrinsic inlined there; no row is in a toolkit header, and at most one
+ * row has no line. */
+static void test_shuffle_rows_at_the_calling_line(void **state)
+{
+    (void)state;
+    run r = run_kernel("seed_shuffle", 0);
+    cured_model_counters_line *rows;
+    int n = cured_model_counters_lines(r.c, -1, CURED_MODEL_BY_SOURCE, &rows);
+    assert_true(n > 0);
+    const cured_model_module *m = cured_model_counters_module(r.c);
+    uint64_t shuffles_79 = 0, inst_79 = 0;
+    int no_line = 0;
+    for (int i = 0; i < n; i++) {
+        assert_false(ptx_toolkit_file(m, rows[i].file));
+        no_line += rows[i].line == 0;
+        if (rows[i].line == 0)
+            assert_int_equal(i, n - 1);   /* last */
+        if (rows[i].line == 79) {
+            shuffles_79 = rows[i].v[CURED_MODEL_CTR_SHUFFLES];
+            inst_79 = rows[i].v[CURED_MODEL_CTR_INST];
+        }
+    }
+    assert_true(no_line <= 1);
+    assert_int_equal(shuffles_79, 10);
+    /* per warp and round: mov.b32, shfl, mov.b32 from the intrinsic, the
+     * add of line 79: at least 4 * 5 * 2 */
+    assert_true(inst_79 >= 40);
+    free(rows);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_strided_counts),
         cmocka_unit_test(test_sequential_counts),
         cmocka_unit_test(test_shuffle_counts),
+        cmocka_unit_test(test_shuffle_rows_at_the_calling_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,8 +90,8 @@ static void set(ptx_instr *i, ptx_opcode op, ptx_space space, int ndst,
     i->ops[0] = a;
     i->ops[1] = b;
     i->ops[2] = c;
-    i->src_file = i->site_file = 1;
-    i->src_line = i->site_line = line;
+    i->src_file = i->site_file = i->user_file = 1;
+    i->src_line = i->site_line = i->user_line = line;
 }
 
 static fixture *fixture_new(void)
