@@ -444,16 +444,26 @@ int cured_model_counters_lines(const cured_model_counters *c, int function,
 
 /* Prints the totals (each with its ncu metric name) and, unless by is
  * CURED_MODEL_BY_TOTAL, one table row per line of each function that ran, as
- * aligned plain text. Returns 0, or -1 when out of host memory or on a
- * write error. */
+ * aligned plain text, each row ending with its line: the source line's
+ * text read from the file the PTX's .file names, or where that cannot be
+ * read, "ptx: " and the PTX line of its first instruction from
+ * ptx_text[0..ptx_len) (the module's text; NULL for none); then the
+ * columns' legend (cured_model_counters_print_legend). Returns 0, or -1
+ * when out of host memory or on a write error. */
 int cured_model_counters_print_table(FILE *out, const cured_model_counters *c,
-                               cured_model_counters_by by);
+                                     cured_model_counters_by by, const char *ptx_text,
+                                     size_t ptx_len);
+
+/* Prints what each column heading of the per-line table stands for
+ * (inst, threads, sh.ld ... div.br), one per line. Can't fail. */
+void cured_model_counters_print_legend(FILE *out);
 
 /* Writes the counts as one JSON object: the kernel's name, a note on PTX vs
  * SASS, "totals" keyed by ncu metric name, "derived" (the active-lane share),
  * the counter table (key, metric, meaning), and per function "lines"
- * (by source) and "ptx" (by instruction) rows whose counts are keyed by the
- * counters' short keys, non-zero ones only. Returns 0, or -1 when out of host
+ * (by source: file, line, source_text, the line's text or null when its
+ * file cannot be read) and "ptx" (by instruction) rows whose counts are
+ * keyed by the counters' short keys, non-zero ones only. Returns 0, or -1 when out of host
  * memory or on a write error. */
 int cured_model_counters_write_json(FILE *out, const cured_model_counters *c);
 

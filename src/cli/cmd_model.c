@@ -201,7 +201,8 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
            r->result.completed ? "completed" : "did not complete");
     cured_model_sass_source_print(stdout, &r->sass, r->src.module);
     putchar('\n');
-    cured_model_counters_print_table(stdout, r->counters, CURED_MODEL_BY_SOURCE);
+    cured_model_counters_print_table(stdout, r->counters, CURED_MODEL_BY_SOURCE, r->src.text,
+                                     r->src.len);
     if (r->steps) {
         const char *name = o->kernel ? o->kernel : r->entry;
         const cured_model_step_view *views[1] = {r->steps};

@@ -66,7 +66,8 @@ void cli_model_usage(FILE *out)
 "                       and shuffle on 64 values, one block of 64 threads\n"
 "\n"
 "exit status: 0 ran with no error findings, 1 error findings (any with\n"
-"--strict), 2 bad usage or input. docs/model.md has examples.\n");
+"--strict), 2 bad usage or input. docs/model.md has examples.\n\n");
+    cured_model_counters_print_legend(out);
 }
 
 /* Parses a whole number >= 1 (decimal or 0x hex) into *v. 0 on success. */

@@ -10,12 +10,14 @@
  * 64 * 65 / 2 = 2080 (exact in float). The hand derivations refer to the PTX
  * (line numbers of seed_kernels.ptx are not used; the structure is).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,10 +42,11 @@ typedef struct run {
 /* Runs `kernel` on one block of 64 threads over in[i] = i + 1 with
  * `dynamic_shared` bytes, checks that it completed with no finding and
  * summed right. */
-static run run_kernel(const char *kernel, uint32_t dynamic_shared)
+static run run_kernel_in(cured_model_module *m, const char *kernel,
+                         uint32_t dynamic_shared)
 {
     run r;
-    r.m = load_fixture();
+    r.m = m;
     int fn = cured_model_find_function(r.m, kernel);
     assert_true(fn >= 0);
     r.c = cured_model_counters_new(r.m, fn);
@@ -96,6 +99,11 @@ static run run_kernel(const char *kernel, uint32_t dynamic_shared)
     cured_model_findings_clear(&res.findings);
     cured_model_memory_free(mem);
     return r;
+}
+
+static run run_kernel(const char *kernel, uint32_t dynamic_shared)
+{
+    return run_kernel_in(load_fixture(), kernel, dynamic_shared);
 }
 
 static void run_free(run *r)
@@ -305,6 +313,65 @@ static void test_shuffle_rows_at_the_calling_line(void **state)
     run_free(&r);
 }
 
+/* The per-line table as text, and the JSON, of r's counters: a string
+ * the caller frees. */
+static char *report_of(const run *r, const char *ptx, size_t len)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&buf, &size);
+    assert_non_null(out);
+    assert_int_equal(cured_model_counters_print_table(out, r->c, CURED_MODEL_BY_SOURCE,
+                                                      ptx, len), 0);
+    assert_int_equal(cured_model_counters_write_json(out, r->c), 0);
+    fclose(out);
+    return buf;
+}
+
+/* Each row ends with its line: the .cu's text when the file the PTX's
+ * .file names is there (the fixture's .file, pointed at our copy), the
+ * PTX line of its first instruction when it is not (the fixture as
+ * committed names a path this machine lacks); the legend follows. */
+static void test_rows_show_their_line(void **state)
+{
+    (void)state;
+    size_t len;
+    char *ptx = test_read_file(SEED_FIXTURES, "seed_kernels.ptx", &len);
+    const char *old_path = "/work/main/tests/model/counters/seed_kernels.cu";
+    char *at = strstr(ptx, old_path);
+    assert_non_null(at);
+    size_t head = (size_t)(at - ptx), tail = len - head - strlen(old_path);
+    char *moved = malloc(len + 4096);
+    assert_non_null(moved);
+    int n = snprintf(moved, len + 4096, "%.*s%s/seed_kernels.cu", (int)head, ptx,
+                     SEED_FIXTURES);
+    memcpy(moved + n, at + strlen(old_path), tail + 1);
+    size_t moved_len = (size_t)n + tail;
+
+    run r = run_kernel_in(test_parse_ptx(moved, moved_len, "moved"), "seed_sequential", 256);
+    char *text = report_of(&r, moved, moved_len);
+    /* line 62: 11 trips of the add block: 6 instructions each */
+    assert_non_null(strstr(text, "\nseed_kernels.cu:62 "));
+    assert_non_null(strstr(text, "  sdata[tid] += sdata[tid + s];\n"));
+    assert_non_null(strstr(text, "\"line\": 62, \"source_text\": \"sdata[tid] += sdata[tid + s];\""));
+    assert_non_null(strstr(text, "columns of the per-line table:\n"));
+    assert_non_null(strstr(text, "  ld.cf     shared-load bank conflicts"));
+    assert_non_null(strstr(text, "  div.br    divergent branches"));
+    assert_null(strstr(text, "ptx: ld.shared"));
+    free(text);
+    run_free(&r);
+
+    r = run_kernel_in(test_parse_ptx(ptx, len, "seed_kernels.ptx"), "seed_sequential", 256);
+    text = report_of(&r, ptx, len);
+    assert_null(strstr(text, "sdata[tid] += sdata[tid + s];"));
+    assert_non_null(strstr(text, "  ptx: ld.shared.f32 "));
+    assert_non_null(strstr(text, "\"line\": 62, \"source_text\": null"));
+    free(text);
+    run_free(&r);
+    free(moved);
+    free(ptx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_sequential_counts),
         cmocka_unit_test(test_shuffle_counts),
         cmocka_unit_test(test_shuffle_rows_at_the_calling_line),
+        cmocka_unit_test(test_rows_show_their_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -548,7 +548,7 @@ static void test_reports(void **state)
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
-    assert_int_equal(cured_model_counters_print_table(out, x.c, CURED_MODEL_BY_SOURCE), 0);
+    assert_int_equal(cured_model_counters_print_table(out, x.c, CURED_MODEL_BY_SOURCE, NULL, 0), 0);
     assert_int_equal(cured_model_counters_write_json(out, x.c), 0);
     const char *names[1] = {"strided"};
     const cured_model_step_view *v[1] = {x.v};
