@@ -42,8 +42,14 @@ typedef struct cured_model_parse_error {
 
 /* Parses PTX text (text[0..len), need not be NUL-terminated) into a new
  * module. Returns NULL on failure and fills *err (err may be NULL).
- * Never crashes on malformed input; an instruction or directive it does
- * not know is an error naming it and its line, never a silent skip. */
+ * Never crashes on malformed input; a directive it does not know, or any
+ * text that is not well-formed PTX, is an error naming it and its line,
+ * never a silent skip. An instruction it cannot decode in a well-formed
+ * statement (an opcode or a modifier the model does not know, such as
+ * cp.async or wgmma) does not fail the module: the function it is in, and
+ * any function calling that one, is marked unusable
+ * (cured_model_function_unusable says why) and the other functions parse
+ * and run. */
 cured_model_module *cured_model_parse(const char *text, size_t len,
                                       cured_model_parse_error *err);
 
@@ -52,6 +58,18 @@ void cured_model_module_free(cured_model_module *module);
 
 /* Index of the function named `name` (exactly), or -1. */
 int cured_model_find_function(const cured_model_module *module, const char *name);
+
+/* Why function `function` of module cannot run, or NULL when it can (and
+ * for an index out of range): the instruction the model could not decode
+ * ("unknown instruction 'cp.async.ca.shared.global'"), or for a function
+ * that calls such a function "calls 'f', which ...". Stores that
+ * instruction's PTX line in *ptx_line and its source line (the user's own
+ * line, as findings name it; NULL and 0 when the PTX has no .loc there)
+ * in *source_file (a file name without its folder) and *source_line; each
+ * pointer may be NULL. */
+const char *cured_model_function_unusable(const cured_model_module *module, int function,
+                                          uint32_t *ptx_line, const char **source_file,
+                                          uint32_t *source_line);
 
 #define CURED_MODEL_WARP_SIZE 32
 
@@ -309,7 +327,9 @@ typedef struct cured_model_result {
  * or errors: check result->findings.errors), -1 when the launch could not
  * start (bad function index, block over 1024 threads, shared memory over
  * the 227 KiB limit, params_size wrong, out of host memory); the reason is
- * then a CURED_MODEL_FIND_BAD_LAUNCH finding. */
+ * then a CURED_MODEL_FIND_BAD_LAUNCH finding, or a
+ * CURED_MODEL_FIND_UNSUPPORTED one for a kernel the model cannot run
+ * (cured_model_function_unusable). */
 int cured_model_run(const cured_model_launch *launch, cured_model_result *result);
 
 /* ========================================================== counters */

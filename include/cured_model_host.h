@@ -129,8 +129,11 @@ void cured_model_source_free(cured_model_source *src);
  * NULL, the module's only entry. Returns its function index, or -1 with
  * one line in err that lists the module's entries (`label` names the
  * module there): no such entry, a name that fits several (overloads or
- * template instances: name one by its mangled name), no entry at all, or
- * several entries and no name. */
+ * template instances: name one by its mangled name), no entry at all,
+ * several entries and no name, or an entry the model cannot run
+ * ("FILE:LINE: kernel 'k' cannot run in the model: unknown instruction
+ * ..."; FILE:LINE the user's source line of that instruction when the PTX
+ * has one, else label and the PTX line). */
 int cured_model_find_entry(const cured_model_module *module, const char *name,
                            const char *label, char *err, size_t cap);
 

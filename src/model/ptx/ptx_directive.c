@@ -266,6 +266,23 @@ int ptx_parse_loc(ptx_parser *p)
     return 0;
 }
 
+/* Turns the frame number + 1 that *line holds (0: none) into the user
+ * line of that frame (user[]: each frame's user frame). */
+static void user_line_of(const ptx_parser *p, const int32_t *user, uint16_t *file,
+                         uint32_t *line)
+{
+    int64_t k = (int64_t)*line - 1;
+    *file = 0;
+    *line = 0;
+    if (k < 0 || (size_t)k >= p->nframes)
+        return;
+    const ptx_loc_frame *u = &p->frames[user[k]];
+    if (u->line != 0) {
+        *file = u->file;
+        *line = u->line;
+    }
+}
+
 int ptx_resolve_user_lines(ptx_parser *p)
 {
     cured_model_module *m = p->m;
@@ -289,19 +306,10 @@ int ptx_resolve_user_lines(ptx_parser *p)
     }
     for (int f = 0; f < m->nfunctions; f++) {
         ptx_function *fn = &m->functions[f];
-        for (int pc = 0; pc < fn->ncode; pc++) {
-            ptx_instr *ins = &fn->code[pc];
-            int64_t k = (int64_t)ins->user_line - 1;   /* ptx_add_instr's frame */
-            ins->user_file = 0;
-            ins->user_line = 0;
-            if (k < 0 || (size_t)k >= p->nframes)
-                continue;
-            const ptx_loc_frame *u = &p->frames[user[k]];
-            if (u->line != 0) {
-                ins->user_file = u->file;
-                ins->user_line = u->line;
-            }
-        }
+        for (int pc = 0; pc < fn->ncode; pc++)   /* ptx_add_instr's frames */
+            user_line_of(p, user, &fn->code[pc].user_file, &fn->code[pc].user_line);
+        if (fn->unusable != NULL)                /* ptx_unsupported's */
+            user_line_of(p, user, &fn->unusable_file, &fn->unusable_line);
     }
     free(user);
     free(toolkit);

@@ -13,7 +13,9 @@
  * met (PTX declares before use), except branch targets and call targets,
  * which are recorded as fixups and resolved when their function or the
  * module ends. The first error stops the parse; every function returning
- * int returns 0 on success and -1 after recording that error.
+ * int returns 0 on success and -1 after recording that error. An
+ * instruction the model cannot decode is not an error: ptx_unsupported
+ * marks its function unusable and the parse goes on.
  */
 #ifndef CURED_PTX_PARSER_H
 #define CURED_PTX_PARSER_H
@@ -263,8 +265,10 @@ int ptx_parse_module_directive(ptx_parser *p);
 int ptx_parse_loc(ptx_parser *p);
 /* Gives every instruction its user line (ptx_instr.user_file/user_line)
  * from the frame ptx_add_instr recorded: the innermost frame of its chain
- * that is not in a CUDA toolkit header. Called at the end of the text,
- * once every .file is known. Returns 0 or -1 (out of memory). */
+ * that is not in a CUDA toolkit header; the same for the instruction each
+ * unusable function names (ptx_function.unusable_file/line, from the
+ * frame ptx_unsupported recorded). Called at the end of the text, once
+ * every .file is known. Returns 0 or -1 (out of memory). */
 int ptx_resolve_user_lines(ptx_parser *p);
 /* `"nounroll"{, "..."};` after the .pragma word (skipped). */
 int ptx_skip_pragma(ptx_parser *p);
@@ -283,6 +287,18 @@ int ptx_parse_function(ptx_parser *p, int is_extern, int is_visible);
 /* The current function's body after its '{' (at the cursor), through the
  * matching '}'. */
 int ptx_parse_body(ptx_parser *p);
+/* An instruction at token `at` that the model cannot decode in a
+ * statement that is otherwise well formed (an unknown opcode or
+ * modifier): records the message (printf-style, without a line) as the
+ * current function's reason to be unusable, the first one only, and skips
+ * the rest of the statement through its ';', so the body parses on.
+ * Returns 0, or -1 after an error when the statement never ends (end of
+ * input, a '}' or a directive before its ';') or out of memory. */
+int ptx_unsupported(ptx_parser *p, const ptx_token *at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* ----------------------------------------- operands (ptx_operand.c) */
 
@@ -320,8 +336,10 @@ int ptx_parse_instruction(ptx_parser *p, int32_t guard, int guard_neg);
  * of its own or an enclosing block, before or after it). The unresolved
  * ones move to the enclosing block; at depth 1 they are errors. */
 int ptx_close_block_labels(ptx_parser *p, int32_t depth);
-/* Resolves call targets, lays out shared memory and computes every
- * function's shared_static_bytes. Called at the end of the text. */
+/* Resolves call targets, marks the callers of unusable functions
+ * unusable, gives instructions their user lines, lays out shared memory
+ * and computes every function's shared_static_bytes. Called at the end of
+ * the text. */
 int ptx_finish_module(ptx_parser *p);
 
 #endif /* CURED_PTX_PARSER_H */

@@ -361,6 +361,16 @@ typedef struct ptx_function {
     uint32_t reqntid[3];   /* .reqntid, 0 when absent */
     int has_body;          /* 0 for a prototype or .extern declaration
                               never defined in this module (ncode 0) */
+    char *unusable;        /* why the model cannot run it, NULL when it can:
+                              the first instruction of its body the model
+                              cannot decode, an unknown opcode or modifier
+                              in a well-formed statement ("unknown
+                              instruction 'cp.async.ca.shared.global'"; the
+                              body parses on without it), or for a function
+                              that calls such a function, "calls 'f', ..." */
+    uint32_t unusable_ptx_line; /* that instruction's PTX line */
+    uint16_t unusable_file;     /* and its user line (as ptx_instr.user_*) */
+    uint32_t unusable_line;
 } ptx_function;
 
 struct cured_model_module {
