@@ -39,6 +39,9 @@ void cli_model_usage(FILE *out)
 "                       --print --out --steps\n"
 "  --ptx FILE           a PTX file (nvcc -arch=sm_90 -ptx -lineinfo)\n"
 "  --cu FILE            a CUDA file, compiled to PTX with nvcc first\n"
+"  --keep-ptx DIR       keep the PTX, cubin and SASS --cu made, in DIR\n"
+"  --verbose            show the nvcc/ptxas/nvdisasm command lines and what\n"
+"                       they print (their errors show without it)\n"
 "  --entry NAME         the kernel entry (needed when the module has several)\n"
 "  --sass FILE          the kernel's SASS, `nvdisasm -gp -c` of a cubin from\n"
 "                       `ptxas -arch=sm_90 -lineinfo` of the same PTX (or -g):\n"
@@ -117,7 +120,7 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
     OPT_STEPS, OPT_LESSON_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
-    OPT_WHOLE_PLAN, OPT_DEVICE
+    OPT_WHOLE_PLAN, OPT_DEVICE, OPT_KEEP_PTX, OPT_VERBOSE
 };
 
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
@@ -127,6 +130,8 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         {"dtype", required_argument, NULL, 'd'},
         {"ptx", required_argument, NULL, OPT_PTX},
         {"cu", required_argument, NULL, OPT_CU},
+        {"keep-ptx", required_argument, NULL, OPT_KEEP_PTX},
+        {"verbose", no_argument, NULL, OPT_VERBOSE},
         {"entry", required_argument, NULL, 'e'},
         {"sass", required_argument, NULL, OPT_SASS},
         {"no-sass", no_argument, NULL, OPT_NO_SASS},
@@ -162,6 +167,8 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         case 'd': o->dtype = optarg; have_dtype = 1; break;
         case OPT_PTX: o->ptx_path = optarg; break;
         case OPT_CU: o->cu_path = optarg; break;
+        case OPT_KEEP_PTX: o->keep_ptx = optarg; break;
+        case OPT_VERBOSE: o->verbose = 1; break;
         case 'e': o->entry = optarg; break;
         case OPT_SASS: o->sass_path = optarg; break;
         case OPT_NO_SASS: o->no_sass = 1; break;
@@ -289,6 +296,11 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
     if (sources > 1) {
         snprintf(err, cap, "one of KERNEL, --ptx and --cu, not %s",
                  o->kernel ? "a KERNEL and a file" : "both files");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->keep_ptx && o->cu_path == NULL) {
+        snprintf(err, cap, "--keep-ptx keeps what nvcc makes of a --cu file: "
+                 "use it with --cu FILE");
         return CLI_MODEL_PARSE_ERROR;
     }
     if (o->whole_plan && o->kernel == NULL) {

@@ -28,6 +28,10 @@ typedef struct cli_model_options {
     const char *kernel;      /* catalogue name, or NULL */
     const char *ptx_path;    /* --ptx */
     const char *cu_path;     /* --cu */
+    const char *keep_ptx;    /* --keep-ptx DIR: keep what the toolkit made
+                                of the --cu file */
+    int verbose;             /* --verbose: the toolkit's command lines and
+                                messages on stderr */
     const char *entry;       /* --entry */
     const char *sass_path;   /* --sass: nvdisasm -gp text of the kernel */
     int no_sass;             /* --no-sass: PTX-level counts */

@@ -2,8 +2,8 @@
  * PTX, by the name it has in the CUDA source, or the only one there is;
  * never one the model cannot run (cured_model_function_unusable).
  *
- * defines: cured_model_find_entry, cured_model_entry_name,
- *          cured_model_entry_block
+ * defines: cured_model_find_entry, cured_model_entry_count,
+ *          cured_model_entry_name, cured_model_entry_block
  *
  * nvcc mangles a C++ kernel's name (`__global__ void k(float *, unsigned)`
  * is `_Z1kPfj` in the PTX), so the name a user knows is found through its
@@ -114,7 +114,8 @@ int cured_model_find_entry(const cured_model_module *module, const char *name,
     for (int i = 0; i < module->nfunctions; i++)
         entries += module->functions[i].is_entry;
     if (entries == 0)
-        snprintf(err, cap, "%s has no kernel entry (.entry)", label);
+        snprintf(err, cap, "%s has no kernel (no .entry: a __global__ function)",
+                 label);
     else if (name != NULL)
         snprintf(err, cap, "%s has no kernel entry '%s'; its entries: ", label, name);
     else
@@ -122,6 +123,14 @@ int cured_model_find_entry(const cured_model_module *module, const char *name,
     if (entries > 0)
         list_entries(module, NULL, err, cap);
     return -1;
+}
+
+int cured_model_entry_count(const cured_model_module *module)
+{
+    int n = 0;
+    for (int i = 0; module != NULL && i < module->nfunctions; i++)
+        n += module->functions[i].is_entry;
+    return n;
 }
 
 const char *cured_model_entry_name(const cured_model_module *module, int entry)

@@ -50,7 +50,17 @@ int cured_model_sass_source_file(cured_model_sass_source *s, const char *path, c
     return 0;
 }
 
-void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx_path, const char *label)
+/* "TOOL failed (exit N)" and the first line of its messages into out. */
+static void tool_failed(char *out, size_t cap, const char *tool, int rc,
+                        const char *messages)
+{
+    size_t n = messages ? strcspn(messages, "\n") : 0;
+    snprintf(out, cap, "%s failed (%s %d)%s%.*s", tool, rc < 0 ? "status" : "exit",
+             rc, n ? ": " : "", (int)(n > 200 ? 200 : n), messages ? messages : "");
+}
+
+void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx_path,
+                                     const char *label, int keep, FILE *log)
 {
     memset(s, 0, sizeof *s);
     char ptxas[1024], nvdisasm[1024], err[1200];
@@ -61,30 +71,39 @@ void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx
                  "/usr/local/cuda/bin; pip install nvidia-cuda-nvdisasm)");
         return;
     }
+    /* NAME.ptx -> NAME.cubin, NAME.sass */
+    size_t stem = strlen(ptx_path);
+    if (stem > 4 && strcmp(ptx_path + stem - 4, ".ptx") == 0)
+        stem -= 4;
     char cubin[1100], sass[1100];
-    snprintf(cubin, sizeof cubin, "%s.cubin", ptx_path);
-    snprintf(sass, sizeof sass, "%s.sass", ptx_path);
+    snprintf(cubin, sizeof cubin, "%.*s.cubin", (int)stem, ptx_path);
+    snprintf(sass, sizeof sass, "%.*s.sass", (int)stem, ptx_path);
     char *as[] = {ptxas, "-arch=sm_90", "-lineinfo", (char *)ptx_path, "-o",
                   cubin, NULL};
     char *dis[] = {nvdisasm, "-gp", "-c", cubin, NULL};
-    fprintf(stderr, "cured model: %s -arch=sm_90 -lineinfo; %s -gp -c\n", ptxas,
-            nvdisasm);
-    int rc = host_run_tool(as, NULL);
-    if (rc == 0)
-        rc = host_run_tool(dis, sass);
-    char *text = NULL;
+    char *messages = NULL;
+    int rc = host_run_tool(as, NULL, log, &messages);
     if (rc != 0)
-        snprintf(s->missing, sizeof s->missing, "%s failed (%d)",
-                 access(cubin, R_OK) == 0 ? "nvdisasm" : "ptxas", rc);
-    else if (host_read_file(sass, &text, &s->len, err, sizeof err) != 0)
+        tool_failed(s->missing, sizeof s->missing, "ptxas", rc, messages);
+    else {
+        free(messages);
+        rc = host_run_tool(dis, sass, log, &messages);
+        if (rc != 0)
+            tool_failed(s->missing, sizeof s->missing, "nvdisasm", rc, messages);
+    }
+    free(messages);
+    char *text = NULL;
+    if (rc == 0 && host_read_file(sass, &text, &s->len, err, sizeof err) != 0)
         snprintf(s->missing, sizeof s->missing, "%.300s", err);
     s->owned = text;
     s->text = text;
     if (text != NULL)
         snprintf(s->label, sizeof s->label, "%s (ptxas -lineinfo + nvdisasm -gp)",
                  label);
-    remove(cubin);
-    remove(sass);
+    if (!keep || text == NULL) {
+        remove(cubin);
+        remove(sass);
+    }
 }
 
 int cured_model_sass_source_apply(cured_model_sass_source *s, const cured_model_module *module, int entry,
