@@ -381,6 +381,11 @@ int cmd_model(int argc, char **argv)
     }
     if (parsed != CLI_MODEL_PARSE_OK)
         return cli_fail(CMD, "%s", err);
+    int kernel;
+    if (o.kernel != NULL && cli_catalogue_find(o.kernel, &kernel, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    if (o.kernel != NULL)
+        o.kernel = cured_catalogue_entry(kernel)->name;   /* a number names it */
     if (o.lesson_table)
         return cli_lesson_table(o.json);
     if (o.whole_plan)
