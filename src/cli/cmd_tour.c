@@ -30,7 +30,8 @@ static void heading(const char *title)
 #ifdef CURED_HAVE_CUDA
 /* The GPU part: cured bench over 2^20..2^26, 20 runs each, every kernel
  * checked against CUB. Returns 0 when it ran with every check ok (or when
- * there is no GPU, which it reports), 1 when a check failed. */
+ * it could not start, no GPU: it says so and that it skipped this part),
+ * 1 when a check failed. */
 static int tour_gpu(void)
 {
     char *argv[] = {"tour", "--min-log2", "20", "--max-log2", "26",
@@ -45,7 +46,8 @@ static int tour_gpu(void)
     memset(&results, 0, sizeof results);
     int failed = bench_run(&opts, &results, err, sizeof err) != 0;
     if (failed && results.count == 0) {
-        printf("no GPU part: %s\n", err);
+        printf("skipped: %s.\nThe GPU part needs an NVIDIA GPU; parts 1 and 2 above "
+               "ran in the model, on this CPU.\n", err);
         bench_results_free(&results);
         return 0;
     }
