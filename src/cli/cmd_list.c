@@ -86,6 +86,7 @@ int cmd_list(int argc, char **argv)
     };
     int json = 0, opt;
     optind = 1;
+    opterr = 0;   /* our own message, in the CLI's form */
     while ((opt = getopt_long(argc, argv, "jh", options, NULL)) != -1) {
         switch (opt) {
         case 'j': json = 1; break;
@@ -95,7 +96,9 @@ int cmd_list(int argc, char **argv)
                    "numbered from 1 (--json: \"number\" is that number, \"index\"\n"
                    "the 0-based index libcured's cured_catalogue_entry takes).\n");
             return 0;
-        default: return 2;
+        default:
+            return cli_fail("list", "unknown option '%s' (see cured list --help)",
+                            argv[optind - 1]);
         }
     }
     if (optind < argc)
@@ -130,8 +133,13 @@ int cmd_list(int argc, char **argv)
 
 int cmd_version(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: cured version\nPrints the version of this build.\n");
+        return 0;
+    }
+    if (argc > 1)
+        return cli_fail("version", "unexpected argument '%s' (cured version takes "
+                        "none)", argv[1]);
     printf("cured %s\n", CURED_VERSION);
     return 0;
 }

@@ -77,6 +77,7 @@ int cmd_tour(int argc, char **argv)
     };
     int gpu = 1, opt;
     optind = 1;
+    opterr = 0;   /* our own message, in the CLI's form */
     while ((opt = getopt_long(argc, argv, "nh", options, NULL)) != -1) {
         switch (opt) {
         case 'n': gpu = 0; break;
@@ -85,7 +86,9 @@ int cmd_tour(int argc, char **argv)
                    "The lesson in one run: the catalogue, the lesson's table\n"
                    "from the model, and (with a GPU) a short benchmark.\n");
             return 0;
-        default: return 2;
+        default:
+            return cli_fail("tour", "unknown option '%s' (see cured tour --help)",
+                            argv[optind - 1]);
         }
     }
     if (optind < argc)

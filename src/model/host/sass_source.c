@@ -117,11 +117,15 @@ int cured_model_sass_source_apply(cured_model_sass_source *s, const cured_model_
         s->module = sass_parse(s->text, s->len, &serr);
     if (s->module == NULL) {
         const char *msg = serr.message;
-        char prefix[32];
+        char prefix[32], where[24] = "";
         snprintf(prefix, sizeof prefix, "line %u: ", serr.line);
         if (strncmp(msg, prefix, strlen(prefix)) == 0)
             msg += strlen(prefix);
-        snprintf(err, cap, "%s:%u: %s", s->label, serr.line, msg);
+        if (serr.line > 0)
+            snprintf(where, sizeof where, ":%u", serr.line);
+        int ptx = strstr(s->text, ".version") != NULL && strstr(s->text, ".target") != NULL;
+        snprintf(err, cap, "%s%s: %s%s", s->label, where, msg,
+                 ptx ? " (this is PTX, not SASS: give it with --ptx)" : "");
         return -1;
     }
     if (cured_model_sass_apply(module, entry, s->module, c, &s->summary) != 0) {

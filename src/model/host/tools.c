@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -136,6 +137,11 @@ int host_read_file(const char *path, char **text, size_t *len, char *err,
 {
     *text = NULL;
     *len = 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, cap, "'%s' is a directory, not a file", path);
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         snprintf(err, cap, "cannot read '%s': %s", path, strerror(errno));

@@ -27,7 +27,8 @@ int host_run_tool(char *const argv[], const char *stdout_path, FILE *log,
                   char **messages);
 
 /* Reads the file at path into a malloc'ed, NUL-terminated *text of *len
- * bytes. Returns 0, or -1 with one line in err. */
+ * bytes. Returns 0, or -1 with one line in err (a missing file, a
+ * directory, a read error). */
 int host_read_file(const char *path, char **text, size_t *len, char *err,
                   size_t cap);
 
