@@ -174,13 +174,17 @@ int cured_model_source_parse(cured_model_source *src, char *err, size_t cap)
     snprintf(prefix, sizeof prefix, "line %u: ", perr.line);
     if (strncmp(message, prefix, strlen(prefix)) == 0)
         message += strlen(prefix);
-    /* A CUDA file given as PTX fails on its first line of C++: say so. */
+    /* A CUDA file or a binary given as PTX fails on its first line: say
+     * what it looks like. */
     size_t n = strlen(src->label);
-    int cuda = strstr(src->text, "__global__") != NULL ||
-               (n > 3 && strcmp(src->label + n - 3, ".cu") == 0) ||
-               (n > 4 && strcmp(src->label + n - 4, ".cuh") == 0);
+    int binary = memchr(src->text, '\0', src->len) != NULL ||
+                 (src->len >= 4 && memcmp(src->text, "\x7f" "ELF", 4) == 0);
+    int cuda = !binary && (strstr(src->text, "__global__") != NULL ||
+                           (n > 3 && strcmp(src->label + n - 3, ".cu") == 0) ||
+                           (n > 4 && strcmp(src->label + n - 4, ".cuh") == 0));
     snprintf(err, cap, "%s:%u:%u: %s%s", src->label, perr.line, perr.column, message,
-             cuda ? " (this looks like CUDA source, not PTX: give it with --cu)" : "");
+             cuda ? " (this looks like CUDA source, not PTX: give it with --cu)"
+             : binary ? " (this is a binary file, not PTX text)" : "");
     return -1;
 }
 
