@@ -2,8 +2,11 @@
  * kernels in the model as a CUDA program runs them on a GPU.
  *
  * defines: cured_model_source (the PTX: embedded catalogue, .ptx, .cu),
+ *          cured_model_cu_options (how --cu runs the toolkit),
  *          cured_model_sass_source (the SASS the counters follow),
  *          cured_model_find_entry (a kernel by its CUDA or mangled name),
+ *          cured_model_entry_count, cured_model_entry_name,
+ *          cured_model_entry_block,
  *          cured_model_arg (kernel arguments from specs) and its functions,
  *          cured_model_args_bind, cured_model_buffer_print/_write_json,
  *          cured_model_catalogue_launch (a catalogue kernel's first launch),
@@ -13,7 +16,8 @@
  * and include/cured.h (the catalogue, its plans, device presets). Every
  * function reports failure as a return value with one line of text in the
  * caller's `err` buffer; none prints except the *_print/_write_json
- * reports, which write to the FILE the caller gives.
+ * reports and the toolkit's log (cured_model_cu_options.log), which write
+ * to the FILE the caller gives.
  */
 #ifndef CURED_MODEL_HOST_H
 #define CURED_MODEL_HOST_H

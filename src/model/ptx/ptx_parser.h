@@ -2,6 +2,7 @@
  * files share (not part of the model's interface: see ptx.h).
  *
  * defines: ptx_parser, ptx_scope (names with nested scopes), ptx_number,
+ *          ptx_loc_site and ptx_loc_frame (.loc inlining chains),
  *          the token cursor (ptx_cursor.c), name tables (ptx_names.c),
  *          module building (ptx_module.c), directives (ptx_directive.c),
  *          function headers (ptx_function.c) and bodies (ptx_body.c),

@@ -313,6 +313,46 @@ static void test_shuffle_rows_at_the_calling_line(void **state)
     run_free(&r);
 }
 
+/* Instructions with no line, before any .loc and after `.loc 1 0 0`, are
+ * one "(no line)" row, after the rows that have a line. */
+static void test_one_row_without_a_line(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
+        "\tmov.u32 %r1, 1;\n"
+        "\t.loc 1 5 1\n\tmov.u32 %r2, 2;\n"
+        "\t.loc 1 0 0\n\tadd.u32 %r1, %r1, %r2;\n\tret;\n}\n"
+        ".file 1 \"/nowhere/k.cu\"\n";
+    cured_model_module *m = test_parse_ptx(text, sizeof text - 1, "no_line");
+    cured_model_counters *c = cured_model_counters_new(m, 0);
+    assert_non_null(c);
+    cured_model_observer obs = cured_model_counters_observer(c);
+    cured_model_launch l;
+    memset(&l, 0, sizeof l);
+    l.module = m;
+    l.function = 0;
+    l.grid = (cured_model_dim3){1, 1, 1};
+    l.block = (cured_model_dim3){32, 1, 1};
+    l.observers = &obs;
+    l.nobservers = 1;
+    cured_model_result res;
+    assert_int_equal(cured_model_run(&l, &res), 0);
+    cured_model_findings_clear(&res.findings);
+    cured_model_counters_line *rows;
+    int n = cured_model_counters_lines(c, -1, CURED_MODEL_BY_SOURCE, &rows);
+    assert_int_equal(n, 2);
+    assert_int_equal(rows[0].line, 5);
+    assert_int_equal(rows[0].v[CURED_MODEL_CTR_INST], 1);
+    assert_int_equal(rows[1].line, 0);
+    assert_int_equal(rows[1].file, 0);
+    assert_int_equal(rows[1].v[CURED_MODEL_CTR_INST], 3);   /* mov, add, ret */
+    free(rows);
+    cured_model_counters_free(c);
+    cured_model_module_free(m);
+}
+
 /* The per-line table as text, and the JSON, of r's counters: a string
  * the caller frees. */
 static char *report_of(const run *r, const char *ptx, size_t len)
@@ -382,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_shuffle_counts),
         cmocka_unit_test(test_shuffle_rows_at_the_calling_line),
         cmocka_unit_test(test_rows_show_their_line),
+        cmocka_unit_test(test_one_row_without_a_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
