@@ -42,8 +42,14 @@ typedef struct cured_model_parse_error {
 
 /* Parses PTX text (text[0..len), need not be NUL-terminated) into a new
  * module. Returns NULL on failure and fills *err (err may be NULL).
- * Never crashes on malformed input; an instruction or directive it does
- * not know is an error naming it and its line, never a silent skip. */
+ * Never crashes on malformed input; a directive it does not know, or any
+ * text that is not well-formed PTX, is an error naming it and its line,
+ * never a silent skip. An instruction it cannot decode in a well-formed
+ * statement (an opcode or a modifier the model does not know, such as
+ * cp.async or wgmma) does not fail the module: the function it is in, and
+ * any function calling that one, is marked unusable
+ * (cured_model_function_unusable says why) and the other functions parse
+ * and run. */
 cured_model_module *cured_model_parse(const char *text, size_t len,
                                       cured_model_parse_error *err);
 
@@ -52,6 +58,18 @@ void cured_model_module_free(cured_model_module *module);
 
 /* Index of the function named `name` (exactly), or -1. */
 int cured_model_find_function(const cured_model_module *module, const char *name);
+
+/* Why function `function` of module cannot run, or NULL when it can (and
+ * for an index out of range): the instruction the model could not decode
+ * ("unknown instruction 'cp.async.ca.shared.global'"), or for a function
+ * that calls such a function "calls 'f', which ...". Stores that
+ * instruction's PTX line in *ptx_line and its source line (the user's own
+ * line, as findings name it; NULL and 0 when the PTX has no .loc there)
+ * in *source_file (a file name without its folder) and *source_line; each
+ * pointer may be NULL. */
+const char *cured_model_function_unusable(const cured_model_module *module, int function,
+                                          uint32_t *ptx_line, const char **source_file,
+                                          uint32_t *source_line);
 
 #define CURED_MODEL_WARP_SIZE 32
 
@@ -149,7 +167,11 @@ typedef struct cured_model_finding {
     int32_t function;        /* function index, -1 when not tied to code */
     int32_t pc;              /* instruction index in that function */
     uint32_t ptx_line;       /* line in the PTX text */
-    uint16_t src_file;       /* .loc file/line (0 when the PTX has none) */
+    uint16_t src_file;       /* .loc file/line of the user's own source
+                                (0 when the PTX has none): the innermost
+                                .loc, or for code inlined from a CUDA
+                                toolkit header (atomicAdd, __shfl_down_sync)
+                                the user's line that calls it */
     uint32_t src_line;
     uint64_t address;        /* the address concerned, when there is one */
     char message[224];       /* one line: what happened, with the
@@ -305,7 +327,9 @@ typedef struct cured_model_result {
  * or errors: check result->findings.errors), -1 when the launch could not
  * start (bad function index, block over 1024 threads, shared memory over
  * the 227 KiB limit, params_size wrong, out of host memory); the reason is
- * then a CURED_MODEL_FIND_BAD_LAUNCH finding. */
+ * then a CURED_MODEL_FIND_BAD_LAUNCH finding, or a
+ * CURED_MODEL_FIND_UNSUPPORTED one for a kernel the model cannot run
+ * (cured_model_function_unusable). */
 int cured_model_run(const cured_model_launch *launch, cured_model_result *result);
 
 /* ========================================================== counters */
@@ -404,16 +428,22 @@ int cured_model_counters_complete(const cured_model_counters *c);
 /* How rows are keyed. */
 typedef enum cured_model_counters_by {
     CURED_MODEL_BY_TOTAL = 0, /* no rows: the kernel's totals only */
-    CURED_MODEL_BY_SOURCE,    /* ptx_instr.src_file/src_line: the innermost .loc
-                           (inside an inlined function: that function's line) */
+    CURED_MODEL_BY_SOURCE,    /* the user's own line (ptx_instr.user_file/
+                           user_line): the innermost .loc (inside an
+                           inlined function of the user's: that
+                           function's line), except for code inlined from
+                           a CUDA toolkit header (atomicAdd,
+                           __shfl_down_sync ...): the user's line that
+                           calls it, as findings say */
     CURED_MODEL_BY_SITE,      /* ptx_instr.site_file/site_line: the outermost
                            (the kernel's own line for inlined code) */
     CURED_MODEL_BY_PTX        /* ptx_instr.ptx_line: one row per instruction */
 } cured_model_counters_by;
 
 /* One row: the sum of the counts of the instructions of one function that
- * share a key. For CURED_MODEL_BY_PTX, file is 0 and line the PTX line. Lines
- * with no .loc (line 0) are a row of their own. */
+ * share a key. For CURED_MODEL_BY_PTX, file is 0 and line the PTX line.
+ * Instructions with no line (no .loc, or `.loc N 0 0`) are one row of
+ * their own, file 0 and line 0, at most one per function. */
 typedef struct cured_model_counters_line {
     int function;
     uint16_t file;
@@ -423,7 +453,7 @@ typedef struct cured_model_counters_line {
 } cured_model_counters_line;
 
 /* The rows of `function` (-1: the entry) keyed by `by`, sorted by file then
- * line, only those where something was counted (an instruction ran, or a
+ * line (the row of no line last), only those where something was counted (an instruction ran, or a
  * warp skipped a predicated SASS access). Stores a malloc'ed array in
  * *rows (the caller frees it; NULL when there are none) and returns the row
  * count, or -1 when out of host memory or for a bad function or by. */
@@ -434,16 +464,26 @@ int cured_model_counters_lines(const cured_model_counters *c, int function,
 
 /* Prints the totals (each with its ncu metric name) and, unless by is
  * CURED_MODEL_BY_TOTAL, one table row per line of each function that ran, as
- * aligned plain text. Returns 0, or -1 when out of host memory or on a
- * write error. */
+ * aligned plain text, each row ending with its line: the source line's
+ * text read from the file the PTX's .file names, or where that cannot be
+ * read, "ptx: " and the PTX line of its first instruction from
+ * ptx_text[0..ptx_len) (the module's text; NULL for none); then the
+ * columns' legend (cured_model_counters_print_legend). Returns 0, or -1
+ * when out of host memory or on a write error. */
 int cured_model_counters_print_table(FILE *out, const cured_model_counters *c,
-                               cured_model_counters_by by);
+                                     cured_model_counters_by by, const char *ptx_text,
+                                     size_t ptx_len);
+
+/* Prints what each column heading of the per-line table stands for
+ * (inst, threads, sh.ld ... div.br), one per line. Can't fail. */
+void cured_model_counters_print_legend(FILE *out);
 
 /* Writes the counts as one JSON object: the kernel's name, a note on PTX vs
  * SASS, "totals" keyed by ncu metric name, "derived" (the active-lane share),
  * the counter table (key, metric, meaning), and per function "lines"
- * (by source) and "ptx" (by instruction) rows whose counts are keyed by the
- * counters' short keys, non-zero ones only. Returns 0, or -1 when out of host
+ * (by source: file, line, source_text, the line's text or null when its
+ * file cannot be read) and "ptx" (by instruction) rows whose counts are
+ * keyed by the counters' short keys, non-zero ones only. Returns 0, or -1 when out of host
  * memory or on a write error. */
 int cured_model_counters_write_json(FILE *out, const cured_model_counters *c);
 

@@ -3,8 +3,11 @@
  *
  * defines: cured_model_source (the PTX: embedded catalogue, .ptx, .cu),
  *          cured_model_default_arch (the architecture a .cu is built for),
+ *          cured_model_cu_options (how --cu runs the toolkit),
  *          cured_model_sass_source (the SASS the counters follow),
  *          cured_model_find_entry (a kernel by its CUDA or mangled name),
+ *          cured_model_entry_count, cured_model_entry_name,
+ *          cured_model_entry_block,
  *          cured_model_arg (kernel arguments from specs) and its functions,
  *          cured_model_args_bind, cured_model_buffer_print/_write_json,
  *          cured_model_catalogue_launch (a catalogue kernel's first launch),
@@ -14,7 +17,8 @@
  * and include/cured.h (the catalogue, its plans, device presets). Every
  * function reports failure as a return value with one line of text in the
  * caller's `err` buffer; none prints except the *_print/_write_json
- * reports, which write to the FILE the caller gives.
+ * reports and the toolkit's log (cured_model_cu_options.log), which write
+ * to the FILE the caller gives.
  */
 #ifndef CURED_MODEL_HOST_H
 #define CURED_MODEL_HOST_H
@@ -60,14 +64,18 @@ void cured_model_sass_source_catalogue(cured_model_sass_source *s);
 int cured_model_sass_source_file(cured_model_sass_source *s, const char *path,
                                  char *err, size_t cap);
 
-/* Compiles the PTX file at ptx_path with `ptxas -arch=ARCH -lineinfo`
- * (arch "sm_90" ..., NULL: cured_model_default_arch()) and prints it with
- * nvdisasm -gp into a temporary directory, then reads it; `label` names it
- * in reports. When a tool is missing or fails, s says so in missing (the
- * run goes on with PTX-level counts). Can't fail. */
+/* Compiles the PTX file at ptx_path (NAME.ptx) with `ptxas -arch=ARCH
+ * -lineinfo` (arch "sm_90" ..., NULL: cured_model_default_arch()) into
+ * NAME.cubin beside it and prints that with nvdisasm -gp into NAME.sass,
+ * then reads it; `label` names it in reports. Both files are removed
+ * afterwards unless `keep`. With `log`, each tool's command line and what
+ * it printed go there (cured_model_cu_options.log); otherwise the tools
+ * are quiet. When a tool is missing or fails, s says so in missing, with
+ * the first line of the failing tool's messages (the run goes on with
+ * PTX-level counts). Can't fail. */
 void cured_model_sass_source_compile(cured_model_sass_source *s,
                                      const char *ptx_path, const char *arch,
-                                     const char *label);
+                                     const char *label, int keep, FILE *log);
 
 /* No SASS, for `reason` (copied). Can't fail. */
 void cured_model_sass_source_none(cured_model_sass_source *s, const char *reason);
@@ -102,7 +110,28 @@ typedef struct cured_model_source {
     char label[1024];     /* what to call it in messages: a path or
                              "catalogue.ptx" */
     cured_model_module *module;   /* after cured_model_source_parse */
+    char *tool_messages;  /* --cu: what the toolkit program that failed
+                             printed (nvcc's errors), malloc'd; NULL when
+                             none failed or it printed nothing */
+    char kept[3400];      /* --cu with keep_dir: the files kept, comma
+                             separated ("DIR/k.ptx, DIR/k.cubin, DIR/k.sass");
+                             "" when none */
 } cured_model_source;
+
+/* How cured_model_source_cu_file runs the toolkit. */
+typedef struct cured_model_cu_options {
+    const char *keep_dir; /* NULL: work in a temporary directory, removed
+                             afterwards; else the directory (made when it
+                             does not exist) where the PTX nvcc makes, and
+                             the cubin and SASS made from it, stay: for
+                             k.cu, k.ptx, k.cubin and k.sass */
+    FILE *log;            /* NULL: the tools run quietly (a failing tool's
+                             messages come back in tool_messages); else
+                             each tool's command line, then what it
+                             printed, go there */
+    const char *arch;     /* "sm_90" ...: nvcc's and ptxas's -arch; NULL:
+                             cured_model_default_arch() */
+} cured_model_cu_options;
 
 /* Points src at the embedded catalogue PTX. Returns 0, or -1 with one line
  * in err when this build has none (built without CUDA). */
@@ -118,22 +147,26 @@ int cured_model_source_ptx_file(cured_model_source *src, const char *path,
  * CMAKE_CUDA_ARCHITECTURES; cmake/arch.cmake has the rule). Can't fail. */
 const char *cured_model_default_arch(void);
 
-/* Compiles a .cu file with `nvcc -arch=ARCH -ptx -lineinfo` (arch "sm_90"
- * ..., NULL: cured_model_default_arch()) into a temporary file (removed
- * afterwards) and reads the PTX into src; with sass (may be NULL), also its
- * SASS from that PTX for the same arch (cured_model_sass_source_compile: a
- * missing tool is not an error). nvcc's own messages go to stderr as it
- * writes them. Returns 0, or -1 with one line in err: no nvcc, nvcc failed
- * (an architecture it does not know, too), no temporary directory. */
+/* Compiles a .cu file with `nvcc -arch=ARCH -ptx -lineinfo` (opts->arch,
+ * or cured_model_default_arch() when opts or opts->arch is NULL; into a
+ * temporary directory, or opts->keep_dir) and reads the PTX into src;
+ * with sass (may be NULL), also its SASS from that PTX for the same arch
+ * (cured_model_sass_source_compile: a missing tool is not an error). opts
+ * may be NULL (quiet, nothing kept). With keep_dir, src->label is the kept
+ * PTX's path and src->kept lists the files kept. Returns 0, or -1 with one
+ * line in err: no nvcc, a path that is not a readable file, nvcc failed
+ * (its messages in src->tool_messages; an architecture it does not know,
+ * too), a directory that cannot be made. */
 int cured_model_source_cu_file(cured_model_source *src, const char *path,
-                               const char *arch, cured_model_sass_source *sass,
-                               char *err, size_t cap);
+                               cured_model_sass_source *sass,
+                               const cured_model_cu_options *opts, char *err,
+                               size_t cap);
 
 /* Parses src's text into src->module. Returns 0, or -1 with the parser's
  * message in err as "LABEL:LINE:COLUMN: message" (one line). */
 int cured_model_source_parse(cured_model_source *src, char *err, size_t cap);
 
-/* Frees what src owns (text, module) and zeroes it. */
+/* Frees what src owns (text, module, tool messages) and zeroes it. */
 void cured_model_source_free(cured_model_source *src);
 
 /* ------------------------------------------------------------ entries */
@@ -144,10 +177,16 @@ void cured_model_source_free(cured_model_source *src);
  * NULL, the module's only entry. Returns its function index, or -1 with
  * one line in err that lists the module's entries (`label` names the
  * module there): no such entry, a name that fits several (overloads or
- * template instances: name one by its mangled name), no entry at all, or
- * several entries and no name. */
+ * template instances: name one by its mangled name), no entry at all,
+ * several entries and no name, or an entry the model cannot run
+ * ("FILE:LINE: kernel 'k' cannot run in the model: unknown instruction
+ * ..."; FILE:LINE the user's source line of that instruction when the PTX
+ * has one, else label and the PTX line). */
 int cured_model_find_entry(const cured_model_module *module, const char *name,
                            const char *label, char *err, size_t cap);
+
+/* How many kernel entries (.entry) module has, 0 for NULL. Can't fail. */
+int cured_model_entry_count(const cured_model_module *module);
 
 /* The entry's name (mangled, as in the PTX), or NULL for a bad index. */
 const char *cured_model_entry_name(const cured_model_module *module, int entry);

@@ -252,17 +252,49 @@ static bench_result new_row(const char *name, int log2n, size_t elem)
     return r;
 }
 
+/* 1 when e says CUDA found nothing to run on: no GPU, no driver (the
+ * runtime then reports an "insufficient" one), a stub driver library, or
+ * devices that cannot be used. */
+static int no_device_error(cudaError_t e)
+{
+    return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+           e == cudaErrorStubLibrary || e == cudaErrorDevicesUnavailable ||
+           e == cudaErrorSystemNotReady || e == cudaErrorSystemDriverMismatch;
+}
+
+/* The error line for a machine where CUDA finds no device (e, or
+ * cudaSuccess with a count of 0): one clear message, "no GPU found: ...",
+ * rather than the runtime's, which says "CUDA driver version is
+ * insufficient" when there is no driver at all. A driver that is there
+ * but too old for this build's runtime is named as such. */
+static void no_device(bench_ctx *c, cudaError_t e)
+{
+    int driver = 0, runtime = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess)
+        driver = 0;
+    if (cudaRuntimeGetVersion(&runtime) != cudaSuccess)
+        runtime = 0;
+    if (e == cudaErrorInsufficientDriver && driver > 0)
+        snprintf(c->err, c->err_size, "no GPU found: the NVIDIA driver supports "
+                 "CUDA %d.%d, this build needs %d.%d: update the driver",
+                 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    else
+        snprintf(c->err, c->err_size, "no GPU found: this machine has no NVIDIA GPU "
+                 "or no NVIDIA driver (`cured model` runs the kernels on the CPU)");
+}
+
 /* Opens the device and allocates everything; fills the input. Returns 1,
  * or 0 with the error line set. */
 static int setup(bench_ctx *c, bench_results *results)
 {
     int count = 0, dev = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        snprintf(c->err, c->err_size, "no CUDA device: %s",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+    if ((e == cudaSuccess && count == 0) || no_device_error(e)) {
+        no_device(c, e);
         return 0;
     }
+    if (!cuda_ok(c, e, "cudaGetDeviceCount"))
+        return 0;
     cudaDeviceProp prop;
     if (!cuda_ok(c, cudaGetDevice(&dev), "cudaGetDevice") ||
         !cuda_ok(c, cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties"))

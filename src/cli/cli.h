@@ -1,7 +1,8 @@
 /* cli.h - the `cured` command line: one function per subcommand.
  *
- * defines: cli_command, cli_fail (cli_fail.c), cmd_tour, cmd_list, cmd_version,
- *          cmd_model, cmd_bench (CUDA builds only)
+ * defines: cli_command, cli_fail (cli_fail.c), cli_catalogue_find (cmd_list.c),
+ *          cmd_tour, cmd_list, cmd_version, cmd_model, cmd_bench (CUDA builds
+ *          only)
  *
  * Every subcommand gets argv starting at its own name (getopt_long-ready),
  * prints data on stdout and progress on stderr, and returns the process exit
@@ -10,6 +11,8 @@
  */
 #ifndef CURED_CLI_H
 #define CURED_CLI_H
+
+#include <stddef.h>
 
 typedef struct cli_command {
     const char *name;
@@ -21,6 +24,12 @@ typedef struct cli_command {
  * subcommand can `return cli_fail(...)`. */
 int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* The catalogue kernel `text` names: its name, or its number in
+ * `cured list` (1 to cured_catalogue_count()). Stores its 0-based index
+ * in *index and returns 0, or returns -1 with one line in err: a number
+ * out of range, or an unknown name (suggesting a near one). (cmd_list.c) */
+int cli_catalogue_find(const char *text, int *index, char *err, size_t cap);
 
 int cmd_tour(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -65,7 +65,8 @@ static int pick_entry(const cured_model_module *m, const char *name, const char 
     char err[1024];
     int f = cured_model_find_entry(m, name, label, err, sizeof err);
     if (f < 0)
-        cli_fail(CMD, "%s%s", err, name == NULL ? "; pick one with --entry NAME" : "");
+        cli_fail(CMD, "%s%s", err, name == NULL && cured_model_entry_count(m) > 1
+                                   ? "; pick one with --entry NAME" : "");
     return f;
 }
 
@@ -116,16 +117,25 @@ static int load_catalogue(const cli_model_options *o, model_run_state *r,
     return 0;
 }
 
-/* Loads the --ptx/--cu module and its entry into r. Returns 0 or 2. */
+/* Loads the --ptx/--cu module and its entry into r. A tool that failed
+ * has its messages shown above the error line. Returns 0 or 2. */
 static int load_file(const cli_model_options *o, model_run_state *r)
 {
     char err[1400];
     cured_model_sass_source *sass = o->no_sass || o->sass_path ? NULL : &r->sass;
+    cured_model_cu_options cu = {o->keep_ptx, o->verbose ? stderr : NULL, o->arch};
     int rc = o->ptx_path ? cured_model_source_ptx_file(&r->src, o->ptx_path, err, sizeof err)
-                         : cured_model_source_cu_file(&r->src, o->cu_path, o->arch, sass,
-                                                      err, sizeof err);
-    if (rc != 0 || cured_model_source_parse(&r->src, err, sizeof err) != 0)
+                         : cured_model_source_cu_file(&r->src, o->cu_path, sass, &cu, err,
+                                                      sizeof err);
+    if (rc != 0 && r->src.tool_messages != NULL && !o->verbose)
+        fputs(r->src.tool_messages, stderr);
+    if (rc == 0 && r->src.kept[0])
+        fprintf(stderr, "cured model: kept %s\n", r->src.kept);
+    if (rc != 0)
         return cli_fail(CMD, "%s", err);
+    if (cured_model_source_parse(&r->src, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s%s", err, o->cu_path && !o->keep_ptx
+                        ? " (--keep-ptx DIR keeps the PTX nvcc made)" : "");
     r->function = pick_entry(r->src.module, o->entry, r->src.label);
     if (r->function < 0)
         return 2;
@@ -201,7 +211,8 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
            r->result.completed ? "completed" : "did not complete");
     cured_model_sass_source_print(stdout, &r->sass, r->src.module);
     putchar('\n');
-    cured_model_counters_print_table(stdout, r->counters, CURED_MODEL_BY_SOURCE);
+    cured_model_counters_print_table(stdout, r->counters, CURED_MODEL_BY_SOURCE, r->src.text,
+                                     r->src.len);
     if (r->steps) {
         const char *name = o->kernel ? o->kernel : r->entry;
         const cured_model_step_view *views[1] = {r->steps};
@@ -370,6 +381,11 @@ int cmd_model(int argc, char **argv)
     }
     if (parsed != CLI_MODEL_PARSE_OK)
         return cli_fail(CMD, "%s", err);
+    int kernel;
+    if (o.kernel != NULL && cli_catalogue_find(o.kernel, &kernel, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    if (o.kernel != NULL)
+        o.kernel = cured_catalogue_entry(kernel)->name;   /* a number names it */
     if (o.lesson_table)
         return cli_lesson_table(o.json);
     if (o.whole_plan)

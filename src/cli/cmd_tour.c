@@ -30,7 +30,8 @@ static void heading(const char *title)
 #ifdef CURED_HAVE_CUDA
 /* The GPU part: cured bench over 2^20..2^26, 20 runs each, every kernel
  * checked against CUB. Returns 0 when it ran with every check ok (or when
- * there is no GPU, which it reports), 1 when a check failed. */
+ * it could not start, no GPU: it says so and that it skipped this part),
+ * 1 when a check failed. */
 static int tour_gpu(void)
 {
     char *argv[] = {"tour", "--min-log2", "20", "--max-log2", "26",
@@ -45,7 +46,8 @@ static int tour_gpu(void)
     memset(&results, 0, sizeof results);
     int failed = bench_run(&opts, &results, err, sizeof err) != 0;
     if (failed && results.count == 0) {
-        printf("no GPU part: %s\n", err);
+        printf("skipped: %s.\nThe GPU part needs an NVIDIA GPU; parts 1 and 2 above "
+               "ran in the model, on this CPU.\n", err);
         bench_results_free(&results);
         return 0;
     }
@@ -75,6 +77,7 @@ int cmd_tour(int argc, char **argv)
     };
     int gpu = 1, opt;
     optind = 1;
+    opterr = 0;   /* our own message, in the CLI's form */
     while ((opt = getopt_long(argc, argv, "nh", options, NULL)) != -1) {
         switch (opt) {
         case 'n': gpu = 0; break;
@@ -83,7 +86,9 @@ int cmd_tour(int argc, char **argv)
                    "The lesson in one run: the catalogue, the lesson's table\n"
                    "from the model, and (with a GPU) a short benchmark.\n");
             return 0;
-        default: return 2;
+        default:
+            return cli_fail("tour", "unknown option '%s' (see cured tour --help)",
+                            argv[optind - 1]);
         }
     }
     if (optind < argc)

@@ -1,6 +1,7 @@
 /* main.c - `cured`: entry point, subcommand table and dispatch.
  *
- *   cured <command> [options]      cured --help      cured --version
+ *   cured <command> [options]      cured --help      cured help <command>
+ *   cured --version
  */
 #include "cli.h"
 #include "cured.h"
@@ -31,6 +32,17 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         print_usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "help") == 0 && argc > 2) {
+        /* `cured help model` is `cured model --help` */
+        for (const cli_command *c = cli_commands; c->name; c++) {
+            if (strcmp(argv[2], c->name) == 0) {
+                char *help_argv[] = {argv[2], "--help", NULL};
+                return c->run(2, help_argv);
+            }
+        }
+        fprintf(stderr, "cured: unknown command '%s' (see cured --help)\n", argv[2]);
         return 2;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -41,6 +41,9 @@ void cli_model_usage(FILE *out)
 "  --cu FILE            a CUDA file, compiled to PTX with nvcc first\n"
 "  --arch sm_XX         the architecture nvcc and ptxas build --cu for\n"
 "                       (default %s, this build's)\n"
+"  --keep-ptx DIR       keep the PTX, cubin and SASS --cu made, in DIR\n"
+"  --verbose            show the nvcc/ptxas/nvdisasm command lines and what\n"
+"                       they print (their errors show without it)\n"
 "  --entry NAME         the kernel entry (needed when the module has several)\n"
 "  --sass FILE          the kernel's SASS, `nvdisasm -gp -c` of a cubin from\n"
 "                       `ptxas -arch=sm_XX -lineinfo` of the same PTX (or -g):\n"
@@ -68,8 +71,9 @@ void cli_model_usage(FILE *out)
 "                       and shuffle on 64 values, one block of 64 threads\n"
 "\n"
 "exit status: 0 ran with no error findings, 1 error findings (any with\n"
-"--strict), 2 bad usage or input. docs/model.md has examples.\n",
+"--strict), 2 bad usage or input. docs/model.md has examples.\n\n",
             cured_model_default_arch());
+    cured_model_counters_print_legend(out);
 }
 
 /* 1 when s reads as an architecture nvcc and ptxas take: sm_ and a
@@ -133,7 +137,7 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
     OPT_STEPS, OPT_LESSON_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
-    OPT_WHOLE_PLAN, OPT_DEVICE, OPT_ARCH
+    OPT_WHOLE_PLAN, OPT_DEVICE, OPT_ARCH, OPT_KEEP_PTX, OPT_VERBOSE
 };
 
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
@@ -144,6 +148,8 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         {"ptx", required_argument, NULL, OPT_PTX},
         {"cu", required_argument, NULL, OPT_CU},
         {"arch", required_argument, NULL, OPT_ARCH},
+        {"keep-ptx", required_argument, NULL, OPT_KEEP_PTX},
+        {"verbose", no_argument, NULL, OPT_VERBOSE},
         {"entry", required_argument, NULL, 'e'},
         {"sass", required_argument, NULL, OPT_SASS},
         {"no-sass", no_argument, NULL, OPT_NO_SASS},
@@ -187,6 +193,8 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             }
             o->arch = optarg;
             break;
+        case OPT_KEEP_PTX: o->keep_ptx = optarg; break;
+        case OPT_VERBOSE: o->verbose = 1; break;
         case 'e': o->entry = optarg; break;
         case OPT_SASS: o->sass_path = optarg; break;
         case OPT_NO_SASS: o->no_sass = 1; break;
@@ -321,6 +329,11 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         snprintf(err, cap, "--arch is the architecture nvcc builds --cu for: "
                  "%s", o->ptx_path ? "a --ptx file is already compiled"
                  : "the catalogue's PTX is built in");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->keep_ptx && o->cu_path == NULL) {
+        snprintf(err, cap, "--keep-ptx keeps what nvcc makes of a --cu file: "
+                 "use it with --cu FILE");
         return CLI_MODEL_PARSE_ERROR;
     }
     if (o->whole_plan && o->kernel == NULL) {

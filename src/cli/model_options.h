@@ -30,6 +30,10 @@ typedef struct cli_model_options {
     const char *cu_path;     /* --cu */
     const char *arch;        /* --arch sm_XX for --cu, NULL: the build's
                                 (cured_model_default_arch) */
+    const char *keep_ptx;    /* --keep-ptx DIR: keep what the toolkit made
+                                of the --cu file */
+    int verbose;             /* --verbose: the toolkit's command lines and
+                                messages on stderr */
     const char *entry;       /* --entry */
     const char *sass_path;   /* --sass: nvdisasm -gp text of the kernel */
     int no_sass;             /* --no-sass: PTX-level counts */

@@ -287,7 +287,8 @@ static void print_text(const cli_model_options *o, const whole_run *w)
     cured_model_sass_source_print(stdout, &w->sass, w->src.module);
     printf("\ncounters: summed over the %d launch%s that ran\n",
            r->launches_started, r->launches_started == 1 ? "" : "es");
-    cured_model_counters_print_table(stdout, w->counters, CURED_MODEL_BY_SOURCE);
+    cured_model_counters_print_table(stdout, w->counters, CURED_MODEL_BY_SOURCE, w->src.text,
+                                     w->src.len);
     int count = 0, errors = 0;
     for (int k = 0; k < r->launches_started; k++) {
         count += r->launch[k].findings.count;

@@ -5,14 +5,14 @@
 #
 # ARGS separates words with '|'. For an error (EXIT 2) MATCH is matched
 # against stderr alone, else against stdout followed by stderr. With
-# NODEVICE_SKIP, a run that says "no CUDA device" must have exited 1 with
+# NODEVICE_SKIP, a run that says "no GPU found" must have exited 1 with
 # that one line on stderr; it then prints "SKIP: no CUDA device", which the
 # test's SKIP_REGULAR_EXPRESSION turns into a skip.
 string(REPLACE "|" ";" args "${ARGS}")
 execute_process(COMMAND ${CURED} ${args} RESULT_VARIABLE rc
                 OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NODEVICE_SKIP AND err MATCHES "cured bench: no CUDA device: ")
-  if(NOT rc EQUAL 1 OR NOT err MATCHES "^cured bench: no CUDA device: [^\n]*\n$"
+if(NODEVICE_SKIP AND err MATCHES "cured bench: no GPU found: ")
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "^cured bench: no GPU found: [^\n]*\n$"
      OR NOT out STREQUAL "")
     message(FATAL_ERROR "without a GPU: exit ${rc} (expected 1), stdout '${out}', "
                         "stderr '${err}' (expected one line)")

@@ -131,7 +131,13 @@ endfunction()
 # catalogue_list: every kernel of `cured list`, numbered as there; the
 # H200 plan; the device call's status as documented for this build.
 example(catalogue_list 0)
-string(REGEX MATCHALL "[^\n]+" list_lines "${cured_list}")
+string(REGEX MATCHALL "[^\n]+" all_lines "${cured_list}")
+set(list_lines "")
+foreach(line IN LISTS all_lines)   # the kernels: "NN  name ..."; not the hints after
+  if(line MATCHES "^ *[0-9]+  [a-z_]+ ")
+    list(APPEND list_lines "${line}")
+  endif()
+endforeach()
 list(LENGTH list_lines count)
 want(catalogue_list "${ex_out}" "^catalogue: ${count} kernels\n")
 foreach(line IN LISTS list_lines)

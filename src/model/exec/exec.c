@@ -78,6 +78,12 @@ static int launch_check(const cured_model_launch *l, cured_model_result *r)
         launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH, "kernel %s has no body in this module", f->name);
         return -1;
     }
+    if (f->unusable != NULL) {
+        launch_finding(r, CURED_MODEL_FIND_UNSUPPORTED,
+                       "kernel %.60s cannot run in the model: %.100s (PTX line %u)",
+                       f->name, f->unusable, f->unusable_ptx_line);
+        return -1;
+    }
     uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
     if (threads == 0 || threads > EXEC_MAX_THREADS || l->block.z > 64) {
         launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,

@@ -4,10 +4,10 @@
  *
  * defines: exec_event, exec_report, exec_ins_text, exec_lanes_text
  *
- * A finding's source line is the innermost .loc of its instruction, except
- * inside a CUDA toolkit header (an inlined intrinsic such as
- * __shfl_down_sync), where it is the line the kernel's own code calls it
- * from (the outermost inlined_at).
+ * A finding's source line is its instruction's user line (ptx.h): the
+ * innermost .loc, except inside a CUDA toolkit header (an inlined
+ * intrinsic such as __shfl_down_sync or atomicAdd), where it is the line
+ * of the user's own code that calls it.
  */
 #include "exec_internal.h"
 
@@ -46,17 +46,6 @@ static int function_of(const cured_model_module *m, const ptx_instr *ins)
     return -1;
 }
 
-/* 1 when .file `file` of m is a CUDA toolkit header (an intrinsic such as
- * __shfl_down_sync inlined into the kernel). */
-static int toolkit_file(const cured_model_module *m, unsigned file)
-{
-    if (file == 0 || (int)file >= m->nfiles || m->files[file] == NULL)
-        return 0;
-    const char *p = m->files[file];
-    return strstr(p, "/targets/") != NULL || strstr(p, "/cuda/include/") != NULL ||
-           (strstr(p, "/cuda") != NULL && strstr(p, "/include/") != NULL);
-}
-
 void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins, int lane,
                  cured_model_finding_kind kind, cured_model_severity sev, uint64_t address,
                  const char *fmt, ...)
@@ -81,12 +70,8 @@ void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins, int l
         if (f.function >= 0)
             f.pc = (int32_t)(ins - x->module->functions[f.function].code);
         f.ptx_line = ins->ptx_line;
-        f.src_file = ins->src_file;
-        f.src_line = ins->src_line;
-        if (toolkit_file(x->module, ins->src_file) && ins->site_line != 0) {
-            f.src_file = ins->site_file;
-            f.src_line = ins->site_line;
-        }
+        f.src_file = ins->user_file;
+        f.src_line = ins->user_line;
     }
     f.address = address;
     va_list ap;

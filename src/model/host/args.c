@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A buffer may hold at most this many bytes (the model keeps it in host
  * memory, plus a shadow byte per byte for the initcheck). */
@@ -365,6 +366,12 @@ void *cured_model_arg_read_file(const cured_model_arg *spec, uint64_t *bytes,
                         char *err, size_t cap)
 {
     unsigned size = cured_model_arg_elem_size(spec->type);
+    struct stat st;
+    if (stat(spec->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, cap, "'%s' for --arg %s is a directory, not a file of values",
+                 spec->path, spec->name);
+        return NULL;
+    }
     FILE *f = fopen(spec->path, "rb");
     if (f == NULL) {
         snprintf(err, cap, "cannot read '%s' for --arg %s: %s", spec->path,

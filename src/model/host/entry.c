@@ -1,8 +1,10 @@
 /* entry.c - which kernel of a module to run: by the name it has in the
- * PTX, by the name it has in the CUDA source, or the only one there is.
+ * PTX, by the name it has in the CUDA source, or the only one there is;
+ * never one the model cannot run (cured_model_function_unusable).
  *
- * defines: cured_model_find_entry, cured_model_entry_name,
- *          cured_model_entry_block, cured_model_entry_params
+ * defines: cured_model_find_entry, cured_model_entry_count,
+ *          cured_model_entry_name, cured_model_entry_block,
+ *          cured_model_entry_params
  *
  * nvcc mangles a C++ kernel's name (`__global__ void k(float *, unsigned)`
  * is `_Z1kPfj` in the PTX), so the name a user knows is found through its
@@ -38,11 +40,12 @@ static void list_entries(const cured_model_module *m, const char *name,
         if (!fn->is_entry || (name != NULL && !source_name_is(fn, name)))
             continue;
         char qualified[256], item[600];
+        const char *mark = fn->unusable ? " [cannot run in the model]" : "";
         if (ptx_mangled_name(fn->name, qualified, sizeof qualified, NULL, NULL) >= 0)
-            snprintf(item, sizeof item, "%s%s (%s)", first ? "" : ", ", qualified,
-                     fn->name);
+            snprintf(item, sizeof item, "%s%s (%s)%s", first ? "" : ", ", qualified,
+                     fn->name, mark);
         else
-            snprintf(item, sizeof item, "%s%s", first ? "" : ", ", fn->name);
+            snprintf(item, sizeof item, "%s%s%s", first ? "" : ", ", fn->name, mark);
         first = 0;
         size_t len = strlen(item);
         if (used + len + 4 >= cap) {
@@ -55,6 +58,35 @@ static void list_entries(const cured_model_module *m, const char *name,
     }
 }
 
+/* Returns entry i, or -1 with one line in err when the model cannot run
+ * it: where its unsupported instruction is (the user's source line when
+ * the PTX has one, else the PTX line), what it is, and the entries that
+ * can run instead. */
+static int usable_entry(const cured_model_module *m, int i, const char *label,
+                        char *err, size_t cap)
+{
+    uint32_t ptx_line, line;
+    const char *file;
+    const char *why = cured_model_function_unusable(m, i, &ptx_line, &file, &line);
+    if (why == NULL)
+        return i;
+    char where[1100];
+    if (file != NULL)
+        snprintf(where, sizeof where, "%.200s:%u", file, line);
+    else
+        snprintf(where, sizeof where, "%.1000s:%u", label, ptx_line);
+    int usable = 0;
+    for (int k = 0; k < m->nfunctions; k++)
+        usable += m->functions[k].is_entry && m->functions[k].unusable == NULL;
+    snprintf(err, cap, "%s: kernel '%s' cannot run in the model: %s (PTX line %u)%s",
+             where, m->functions[i].name, why, ptx_line,
+             usable ? "; the kernels it holds: " : "; no other kernel it holds can "
+             "run either");
+    if (usable)
+        list_entries(m, NULL, err, cap);
+    return -1;
+}
+
 int cured_model_find_entry(const cured_model_module *module, const char *name,
                            const char *label, char *err, size_t cap)
 {
@@ -64,14 +96,14 @@ int cured_model_find_entry(const cured_model_module *module, const char *name,
         if (!fn->is_entry)
             continue;
         if (name != NULL && strcmp(fn->name, name) == 0)
-            return i;                        /* the PTX's own name */
+            return usable_entry(module, i, label, err, cap);   /* the PTX's name */
         if (name == NULL || source_name_is(fn, name)) {
             found = found < 0 ? i : found;
             count++;
         }
     }
     if (count == 1)
-        return found;
+        return usable_entry(module, found, label, err, cap);
     if (name != NULL && count > 1) {
         snprintf(err, cap, "%s: '%s' names %d kernel entries (overloads or "
                  "template instances): name one by its PTX name: ", label, name,
@@ -83,7 +115,8 @@ int cured_model_find_entry(const cured_model_module *module, const char *name,
     for (int i = 0; i < module->nfunctions; i++)
         entries += module->functions[i].is_entry;
     if (entries == 0)
-        snprintf(err, cap, "%s has no kernel entry (.entry)", label);
+        snprintf(err, cap, "%s has no kernel (no .entry: a __global__ function)",
+                 label);
     else if (name != NULL)
         snprintf(err, cap, "%s has no kernel entry '%s'; its entries: ", label, name);
     else
@@ -91,6 +124,14 @@ int cured_model_find_entry(const cured_model_module *module, const char *name,
     if (entries > 0)
         list_entries(module, NULL, err, cap);
     return -1;
+}
+
+int cured_model_entry_count(const cured_model_module *module)
+{
+    int n = 0;
+    for (int i = 0; module != NULL && i < module->nfunctions; i++)
+        n += module->functions[i].is_entry;
+    return n;
 }
 
 const char *cured_model_entry_name(const cured_model_module *module, int entry)

@@ -51,8 +51,18 @@ int cured_model_sass_source_file(cured_model_sass_source *s, const char *path, c
     return 0;
 }
 
+/* "TOOL failed (exit N)" and the first line of its messages into out. */
+static void tool_failed(char *out, size_t cap, const char *tool, int rc,
+                        const char *messages)
+{
+    size_t n = messages ? strcspn(messages, "\n") : 0;
+    snprintf(out, cap, "%s failed (%s %d)%s%.*s", tool, rc < 0 ? "status" : "exit",
+             rc, n ? ": " : "", (int)(n > 200 ? 200 : n), messages ? messages : "");
+}
+
 void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx_path,
-                                     const char *arch, const char *label)
+                                     const char *arch, const char *label, int keep,
+                                     FILE *log)
 {
     memset(s, 0, sizeof *s);
     if (arch == NULL)
@@ -65,32 +75,41 @@ void cured_model_sass_source_compile(cured_model_sass_source *s, const char *ptx
                  "/usr/local/cuda/bin; pip install nvidia-cuda-nvdisasm)");
         return;
     }
+    /* NAME.ptx -> NAME.cubin, NAME.sass */
+    size_t stem = strlen(ptx_path);
+    if (stem > 4 && strcmp(ptx_path + stem - 4, ".ptx") == 0)
+        stem -= 4;
     char cubin[1100], sass[1100];
-    snprintf(cubin, sizeof cubin, "%s.cubin", ptx_path);
-    snprintf(sass, sizeof sass, "%s.sass", ptx_path);
+    snprintf(cubin, sizeof cubin, "%.*s.cubin", (int)stem, ptx_path);
+    snprintf(sass, sizeof sass, "%.*s.sass", (int)stem, ptx_path);
     char arch_flag[64];
     snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
     char *as[] = {ptxas, arch_flag, "-lineinfo", (char *)ptx_path, "-o",
                   cubin, NULL};
     char *dis[] = {nvdisasm, "-gp", "-c", cubin, NULL};
-    fprintf(stderr, "cured model: %s %s -lineinfo; %s -gp -c\n", ptxas,
-            arch_flag, nvdisasm);
-    int rc = host_run_tool(as, NULL);
-    if (rc == 0)
-        rc = host_run_tool(dis, sass);
-    char *text = NULL;
+    char *messages = NULL;
+    int rc = host_run_tool(as, NULL, log, &messages);
     if (rc != 0)
-        snprintf(s->missing, sizeof s->missing, "%s failed (%d)",
-                 access(cubin, R_OK) == 0 ? "nvdisasm" : "ptxas", rc);
-    else if (host_read_file(sass, &text, &s->len, err, sizeof err) != 0)
+        tool_failed(s->missing, sizeof s->missing, "ptxas", rc, messages);
+    else {
+        free(messages);
+        rc = host_run_tool(dis, sass, log, &messages);
+        if (rc != 0)
+            tool_failed(s->missing, sizeof s->missing, "nvdisasm", rc, messages);
+    }
+    free(messages);
+    char *text = NULL;
+    if (rc == 0 && host_read_file(sass, &text, &s->len, err, sizeof err) != 0)
         snprintf(s->missing, sizeof s->missing, "%.300s", err);
     s->owned = text;
     s->text = text;
     if (text != NULL)
         snprintf(s->label, sizeof s->label, "%s (ptxas -lineinfo + nvdisasm -gp)",
                  label);
-    remove(cubin);
-    remove(sass);
+    if (!keep || text == NULL) {
+        remove(cubin);
+        remove(sass);
+    }
 }
 
 int cured_model_sass_source_apply(cured_model_sass_source *s, const cured_model_module *module, int entry,
@@ -104,11 +123,15 @@ int cured_model_sass_source_apply(cured_model_sass_source *s, const cured_model_
         s->module = sass_parse(s->text, s->len, &serr);
     if (s->module == NULL) {
         const char *msg = serr.message;
-        char prefix[32];
+        char prefix[32], where[24] = "";
         snprintf(prefix, sizeof prefix, "line %u: ", serr.line);
         if (strncmp(msg, prefix, strlen(prefix)) == 0)
             msg += strlen(prefix);
-        snprintf(err, cap, "%s:%u: %s", s->label, serr.line, msg);
+        if (serr.line > 0)
+            snprintf(where, sizeof where, ":%u", serr.line);
+        int ptx = strstr(s->text, ".version") != NULL && strstr(s->text, ".target") != NULL;
+        snprintf(err, cap, "%s%s: %s%s", s->label, where, msg,
+                 ptx ? " (this is PTX, not SASS: give it with --ptx)" : "");
         return -1;
     }
     if (s->facts == NULL)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cured_model_source_catalogue(cured_model_source *src, char *err, size_t cap)
@@ -47,12 +48,44 @@ int host_find_nvcc(char *out, size_t cap)
     return host_find_tool("nvcc", NULL, out, cap);
 }
 
-int cured_model_source_cu_file(cured_model_source *src, const char *path, const char *arch,
-                       cured_model_sass_source *sass, char *err, size_t cap)
+/* The file name of path without its folder and its last extension
+ * ("dir/k.cu" -> "k"), into out. */
+static void stem_of(const char *path, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), base);
+}
+
+/* Makes directory dir unless it exists. Returns 0, or -1 with one line in
+ * err. */
+static int make_dir(const char *dir, char *err, size_t cap)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        snprintf(err, cap, "--keep-ptx %s: not a directory", dir);
+        return -1;
+    }
+    if (mkdir(dir, 0777) != 0) {
+        snprintf(err, cap, "--keep-ptx %s: cannot make the directory: %s", dir,
+                 strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int cured_model_source_cu_file(cured_model_source *src, const char *path,
+                               cured_model_sass_source *sass,
+                               const cured_model_cu_options *opts, char *err, size_t cap)
 {
     memset(src, 0, sizeof *src);
-    if (arch == NULL)
-        arch = cured_model_default_arch();
+    const char *keep = opts ? opts->keep_dir : NULL;
+    FILE *log = opts ? opts->log : NULL;
+    const char *arch = opts && opts->arch ? opts->arch : cured_model_default_arch();
     char nvcc[1024];
     if (host_find_nvcc(nvcc, sizeof nvcc) != 0) {
         snprintf(err, cap, "--cu needs nvcc (CUDA toolkit), not found on PATH "
@@ -60,39 +93,69 @@ int cured_model_source_cu_file(cured_model_source *src, const char *path, const 
                  "-arch=%s -ptx -lineinfo` and pass --ptx FILE", arch);
         return -1;
     }
-    if (access(path, R_OK) != 0) {
+    struct stat st;
+    if (stat(path, &st) != 0 || access(path, R_OK) != 0) {
         snprintf(err, cap, "cannot read '%s': %s", path, strerror(errno));
         return -1;
     }
-    const char *tmp = getenv("TMPDIR");
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/cured-model-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (mkdtemp(dir) == NULL) {
-        snprintf(err, cap, "cannot make a temporary directory in %s: %s",
-                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, cap, "'%s' is %s, not a .cu file", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
         return -1;
     }
-    char ptx[1100];
-    snprintf(ptx, sizeof ptx, "%s/kernel.ptx", dir);
+    char dir[1024];
+    if (keep != NULL) {
+        if (make_dir(keep, err, cap) != 0)
+            return -1;
+        snprintf(dir, sizeof dir, "%s", keep);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/cured-model-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (mkdtemp(dir) == NULL) {
+            snprintf(err, cap, "cannot make a temporary directory in %s: %s",
+                     tmp && *tmp ? tmp : "/tmp", strerror(errno));
+            return -1;
+        }
+    }
+    char stem[256], ptx[1400];
+    stem_of(path, stem, sizeof stem);
+    snprintf(ptx, sizeof ptx, "%s/%s.ptx", dir, keep ? stem : "kernel");
     char arch_flag[64];
     snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
     char *argv[] = {nvcc, arch_flag, "-ptx", "-lineinfo", "-o", ptx,
                     (char *)path, NULL};
-    fprintf(stderr, "cured model: %s %s -ptx -lineinfo %s\n", nvcc, arch_flag, path);
-    int rc = host_run_tool(argv, NULL);
+    char *messages = NULL;
+    int rc = host_run_tool(argv, NULL, log, &messages);
     int result = 0;
     if (rc != 0) {
-        snprintf(err, cap, "nvcc failed on '%s' (%s %d)", path,
-                 rc < 0 ? "status" : "exit", rc);
+        snprintf(err, cap, "nvcc could not compile '%s' (%s %d)%s", path,
+                 rc < 0 ? "status" : "exit", rc,
+                 messages ? ": its messages are above" : "");
+        src->tool_messages = messages;
+        messages = NULL;
         result = -1;
     } else if (cured_model_source_ptx_file(src, ptx, err, cap) != 0) {
         result = -1;
     }
-    snprintf(src->label, sizeof src->label, "%s (PTX)", path);
+    free(messages);
+    if (keep != NULL)
+        snprintf(src->label, sizeof src->label, "%.1000s", ptx);
+    else
+        snprintf(src->label, sizeof src->label, "%.1000s (PTX)", path);
     if (result == 0 && sass != NULL)
-        cured_model_sass_source_compile(sass, ptx, arch, path);
-    remove(ptx);
-    rmdir(dir);
+        cured_model_sass_source_compile(sass, ptx, arch, path, keep != NULL, log);
+    if (keep != NULL && result == 0) {
+        snprintf(src->kept, sizeof src->kept, "%s", ptx);
+        if (sass != NULL && sass->text != NULL) {
+            size_t n = strlen(ptx) - 4;   /* NAME.ptx -> NAME.cubin, NAME.sass */
+            snprintf(src->kept + strlen(src->kept), sizeof src->kept - strlen(src->kept),
+                     ", %.*s.cubin, %.*s.sass", (int)n, ptx, (int)n, ptx);
+        }
+    }
+    if (keep == NULL) {
+        remove(ptx);
+        rmdir(dir);
+    }
     return result;
 }
 
@@ -114,7 +177,17 @@ int cured_model_source_parse(cured_model_source *src, char *err, size_t cap)
     snprintf(prefix, sizeof prefix, "line %u: ", perr.line);
     if (strncmp(message, prefix, strlen(prefix)) == 0)
         message += strlen(prefix);
-    snprintf(err, cap, "%s:%u:%u: %s", src->label, perr.line, perr.column, message);
+    /* A CUDA file or a binary given as PTX fails on its first line: say
+     * what it looks like. */
+    size_t n = strlen(src->label);
+    int binary = memchr(src->text, '\0', src->len) != NULL ||
+                 (src->len >= 4 && memcmp(src->text, "\x7f" "ELF", 4) == 0);
+    int cuda = !binary && (strstr(src->text, "__global__") != NULL ||
+                           (n > 3 && strcmp(src->label + n - 3, ".cu") == 0) ||
+                           (n > 4 && strcmp(src->label + n - 4, ".cuh") == 0));
+    snprintf(err, cap, "%s:%u:%u: %s%s", src->label, perr.line, perr.column, message,
+             cuda ? " (this looks like CUDA source, not PTX: give it with --cu)"
+             : binary ? " (this is a binary file, not PTX text)" : "");
     return -1;
 }
 
@@ -122,5 +195,6 @@ void cured_model_source_free(cured_model_source *src)
 {
     cured_model_module_free(src->module);
     free(src->owned);
+    free(src->tool_messages);
     memset(src, 0, sizeof *src);
 }

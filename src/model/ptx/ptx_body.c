@@ -8,6 +8,10 @@
  *              | [@[!]pred] instruction ';' }
  */
 #include "ptx_parser.h"
+#include "ptx_util.h"
+
+#include <stdio.h>
+#include <string.h>
 
 /* `label:` at the cursor: the label names the next instruction; it is
  * visible in its block and the blocks inside it. */
@@ -103,6 +107,7 @@ int ptx_parse_body(ptx_parser *p)
     p->loc_file = p->site_file = 0;
     p->loc_line = p->site_line = 0;
     p->loc_count = 0;
+    p->loc_frame = -1;
     p->nlabel_fixups = 0;
     p->block_depth = 0;
     ptx_scope_free(&p->labels);

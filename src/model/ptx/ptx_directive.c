@@ -2,8 +2,8 @@
  * .address_size, .file, .section (skipped), .pragma (skipped) and .loc,
  * whose source positions the instructions that follow carry.
  *
- * defines: ptx_parse_module_directive, ptx_parse_loc, ptx_skip_pragma,
- *          ptx_parse_bounded
+ * defines: ptx_parse_module_directive, ptx_parse_loc, ptx_resolve_user_lines,
+ *          ptx_skip_pragma, ptx_parse_bounded
  *
  *   directive := .version M.m | .target t{, t} | .address_size N
  *              | .file N "path"{, time, size} | .section name { ... }
@@ -176,8 +176,24 @@ int ptx_parse_bounded(ptx_parser *p, const char *what, int64_t lo, int64_t hi,
     return 0;
 }
 
+/* Appends a frame; *index receives it. Returns 0 or -1 (out of memory,
+ * recorded at token at). */
+static int add_frame(ptx_parser *p, const ptx_token *at, int64_t file, int64_t line,
+                     int32_t caller, int32_t *index)
+{
+    if (p->nframes >= INT32_MAX - 1 ||
+        ptx_grow((void **)&p->frames, &p->frames_cap, p->nframes + 1,
+                 sizeof *p->frames) != 0)
+        return ptx_fail(p, at, "out of memory");
+    p->frames[p->nframes] = (ptx_loc_frame){(uint32_t)line, (uint16_t)file, caller};
+    *index = (int32_t)p->nframes++;
+    return 0;
+}
+
 int ptx_parse_loc(ptx_parser *p)
 {
+    const ptx_token *at = ptx_peek(p, 0);
+    int32_t caller = -1;
     int64_t file, line, column = 0;
     if (ptx_parse_bounded(p, ".loc file", 0, PTX_MAX_FILES, &file) != 0 ||
         ptx_parse_bounded(p, ".loc line", 0, UINT32_MAX, &line) != 0)
@@ -210,6 +226,7 @@ int ptx_parse_loc(ptx_parser *p)
                 return -1;
             site_file = (uint16_t)f;
             site_line = (uint32_t)l;
+            caller = -1;
             unsigned known = p->loc_count < PTX_LOC_HISTORY ? p->loc_count
                                                              : PTX_LOC_HISTORY;
             for (unsigned k = 1; k <= known; k++) {
@@ -218,16 +235,23 @@ int ptx_parse_loc(ptx_parser *p)
                 if (h->file == f && h->line == l && h->column == c) {
                     site_file = h->site_file;
                     site_line = h->site_line;
+                    caller = h->frame;
                     break;
                 }
             }
+            if (caller < 0 && add_frame(p, attr, f, l, -1, &caller) != 0)
+                return -1;
         } else {
             char found[80];
             ptx_describe(p, attr, found, sizeof found);
             return ptx_fail(p, attr, "unknown .loc attribute %s", found);
         }
     }
+    int32_t frame;
+    if (add_frame(p, at, file, line, caller, &frame) != 0)
+        return -1;
     ptx_loc_site *h = &p->loc_history[p->loc_count % PTX_LOC_HISTORY];
+    h->frame = frame;
     h->file = (uint32_t)file;
     h->line = (uint32_t)line;
     h->column = (uint32_t)column;
@@ -238,6 +262,57 @@ int ptx_parse_loc(ptx_parser *p)
     p->loc_line = (uint32_t)line;
     p->site_file = site_file;
     p->site_line = site_line;
+    p->loc_frame = frame;
+    return 0;
+}
+
+/* Turns the frame number + 1 that *line holds (0: none) into the user
+ * line of that frame (user[]: each frame's user frame). */
+static void user_line_of(const ptx_parser *p, const int32_t *user, uint16_t *file,
+                         uint32_t *line)
+{
+    int64_t k = (int64_t)*line - 1;
+    *file = 0;
+    *line = 0;
+    if (k < 0 || (size_t)k >= p->nframes)
+        return;
+    const ptx_loc_frame *u = &p->frames[user[k]];
+    if (u->line != 0) {
+        *file = u->file;
+        *line = u->line;
+    }
+}
+
+int ptx_resolve_user_lines(ptx_parser *p)
+{
+    cured_model_module *m = p->m;
+    /* user[k]: the frame that stands for frame k in the user's source.
+     * Callers come before the frames they call, so one pass in order
+     * settles each frame from its caller's. */
+    int32_t *user = p->nframes ? malloc(p->nframes * sizeof *user) : NULL;
+    uint8_t *toolkit = m->nfiles ? calloc((size_t)m->nfiles, 1) : NULL;
+    if ((p->nframes && user == NULL) || (m->nfiles && toolkit == NULL)) {
+        free(user);
+        free(toolkit);
+        ptx_error_setf(p->err, 1, 1, "out of memory");
+        return -1;
+    }
+    for (int f = 0; f < m->nfiles; f++)
+        toolkit[f] = (uint8_t)ptx_toolkit_file(m, (uint16_t)f);
+    for (size_t k = 0; k < p->nframes; k++) {
+        const ptx_loc_frame *fr = &p->frames[k];
+        int in_toolkit = fr->file < m->nfiles && toolkit[fr->file];
+        user[k] = in_toolkit && fr->caller >= 0 ? user[fr->caller] : (int32_t)k;
+    }
+    for (int f = 0; f < m->nfunctions; f++) {
+        ptx_function *fn = &m->functions[f];
+        for (int pc = 0; pc < fn->ncode; pc++)   /* ptx_add_instr's frames */
+            user_line_of(p, user, &fn->code[pc].user_file, &fn->code[pc].user_line);
+        if (fn->unusable != NULL)                /* ptx_unsupported's */
+            user_line_of(p, user, &fn->unusable_file, &fn->unusable_line);
+    }
+    free(user);
+    free(toolkit);
     return 0;
 }
 

@@ -9,8 +9,8 @@
  * looked up in `modifiers`, where one spelling may mean different things
  * to different opcodes (`.lo` is a comparison for setp, half a product
  * for mul; `.and` combines predicates for setp, is an operation for
- * atom). Modifiers may come in any order; a part no entry accepts is an
- * error naming it. The opcode and its modifiers settle the operand
+ * atom). Modifiers may come in any order; an opcode or a part no entry
+ * accepts makes the function unusable (ptx_unsupported), naming it. The opcode and its modifiers settle the operand
  * pattern (ptx_instr_internal.h says what its letters mean).
  */
 #include "ptx_instr_internal.h"
@@ -254,7 +254,9 @@ static int set_once(ptx_parser *p, ptx_decode *d, uint8_t *field, uint32_t value
     return 0;
 }
 
-/* Applies one modifier part (without its dot) to the instruction. */
+/* Applies one modifier part (without its dot) to the instruction.
+ * Returns 0, 1 when the rest of the word is not modifiers (fence.proxy's
+ * kind), 2 for a part no entry accepts (d->unknown), -1 after an error. */
 static int apply_modifier(ptx_parser *p, ptx_decode *d, ptx_instr *ins,
                           const char *part, size_t n)
 {
@@ -326,11 +328,13 @@ static int apply_modifier(ptx_parser *p, ptx_decode *d, ptx_instr *ins,
             return 0;
         }
     }
-    return ptx_fail(p, d->word, "unknown modifier '.%.*s' in " WORD_FMT,
-                    (int)n > 40 ? 40 : (int)n, part, WORD_ARGS(p, d));
+    d->unknown = part;    /* the model does not know it: the caller isolates */
+    d->unknown_len = n;
+    return 2;
 }
 
-/* Applies every part after the opcode name. */
+/* Applies every part after the opcode name. Returns 0, 2 for a modifier
+ * the model does not know (d->unknown), -1 after an error. */
 static int apply_modifiers(ptx_parser *p, ptx_decode *d, ptx_instr *ins,
                            const char *s, size_t n, size_t name_len)
 {
@@ -343,8 +347,8 @@ static int apply_modifiers(ptx_parser *p, ptx_decode *d, ptx_instr *ins,
             return ptx_fail(p, d->word, "empty modifier in " WORD_FMT,
                             WORD_ARGS(p, d));
         int rc = apply_modifier(p, d, ins, s + start, i - start);
-        if (rc < 0)
-            return -1;
+        if (rc < 0 || rc == 2)
+            return rc;
         if (rc > 0)
             return 0;
     }
@@ -461,7 +465,8 @@ int ptx_parse_instruction(ptx_parser *p, int32_t guard, int guard_neg)
         name_len++;
     d.spec = find_opcode(s, name_len);
     if (d.spec == NULL)
-        return ptx_fail(p, d.word, "unknown instruction " WORD_FMT, WORD_ARGS(p, &d));
+        return ptx_unsupported(p, d.word, "unknown instruction " WORD_FMT,
+                               WORD_ARGS(p, &d));
     ptx_instr *ins;
     if (ptx_add_instr(p, d.word, &ins) != 0)
         return -1;
@@ -469,8 +474,14 @@ int ptx_parse_instruction(ptx_parser *p, int32_t guard, int guard_neg)
     ins->flags = d.spec->flags;
     ins->guard = guard;
     ins->guard_neg = (int8_t)guard_neg;
-    if (apply_modifiers(p, &d, ins, s, n, name_len) != 0 ||
-        settle_form(p, &d, ins) != 0)
+    int rc = apply_modifiers(p, &d, ins, s, n, name_len);
+    if (rc == 2) {
+        ptx_current(p)->ncode--;   /* nothing refers to it yet */
+        return ptx_unsupported(p, d.word, "unknown modifier '.%.*s' in " WORD_FMT,
+                               (int)d.unknown_len > 40 ? 40 : (int)d.unknown_len,
+                               d.unknown, WORD_ARGS(p, &d));
+    }
+    if (rc != 0 || settle_form(p, &d, ins) != 0)
         return -1;
     if (d.spec->form == FORM_CALL)
         return ptx_parse_call(p, &d, ins);

@@ -34,6 +34,8 @@ typedef struct ptx_decode {
     int cache_hint;        /* .L2::cache_hint: one more operand */
     char pattern[8];       /* the operands to read, one letter each */
     uint8_t min_ops;       /* how many of them must be there */
+    const char *unknown;   /* a modifier no entry accepts (not NUL-ended) */
+    size_t unknown_len;
 } ptx_decode;
 
 /* Quotes the whole opcode word in messages. */

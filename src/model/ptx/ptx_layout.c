@@ -1,5 +1,6 @@
 /* ptx_layout.c - what the parser settles after reading: branch and call
- * targets, and the shared-memory layout.
+ * targets, which functions cannot run (callers of unusable ones), and the
+ * shared-memory layout.
  *
  * defines: ptx_close_block_labels, ptx_finish_module
  *
@@ -15,6 +16,7 @@
 #include "ptx_parser.h"
 #include "ptx_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +78,39 @@ static int resolve_calls(ptx_parser *p)
                 ptx_error_setf(p->err, ins->ptx_line, 0, "call to '%s' expects a "
                                "return value it does not have", callee->name);
                 return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A function that calls one the model cannot run cannot run either: it
+ * takes the callee's reason (and the place of its instruction), prefixed
+ * with the call, until nothing changes (a call chain is at most
+ * nfunctions long). Returns 0 or -1 (out of memory). */
+static int spread_unusable(ptx_parser *p)
+{
+    cured_model_module *m = p->m;
+    for (int changed = 1, rounds = 0; changed && rounds <= m->nfunctions; rounds++) {
+        changed = 0;
+        for (int f = 0; f < m->nfunctions; f++) {
+            ptx_function *fn = &m->functions[f];
+            for (int pc = 0; pc < fn->ncode && fn->unusable == NULL; pc++) {
+                const ptx_instr *ins = &fn->code[pc];
+                if (ins->op != PTX_OP_CALL || m->functions[ins->callee].unusable == NULL)
+                    continue;
+                const ptx_function *callee = &m->functions[ins->callee];
+                char why[256];
+                snprintf(why, sizeof why, "calls '%.60s', which the model cannot run: %s",
+                         callee->name, callee->unusable);
+                fn->unusable = ptx_strndup(why, strlen(why));
+                if (fn->unusable == NULL) {
+                    ptx_error_setf(p->err, 1, 1, "out of memory");
+                    return -1;
+                }
+                fn->unusable_ptx_line = callee->unusable_ptx_line;
+                fn->unusable_line = callee->unusable_line;   /* still a frame */
+                changed = 1;
             }
         }
     }
@@ -315,7 +350,8 @@ out:
 }
 
 /* Grows the .file table to cover every file index a .loc named, so
- * files[ins->src_file] and files[ins->site_file] always exist (NULL for a
+ * files[ins->src_file], files[ins->site_file] and files[ins->user_file]
+ * always exist (NULL for a
  * .loc whose .file never came, which ptxas only warns about). */
 static int cover_loc_files(ptx_parser *p)
 {
@@ -323,12 +359,16 @@ static int cover_loc_files(ptx_parser *p)
     int need = m->nfiles;
     for (int f = 0; f < m->nfunctions; f++) {
         const ptx_function *fn = &m->functions[f];
+        if (fn->unusable_file >= need)
+            need = fn->unusable_file + 1;
         for (int pc = 0; pc < fn->ncode; pc++) {
             const ptx_instr *ins = &fn->code[pc];
             if (ins->src_file >= need)
                 need = ins->src_file + 1;
             if (ins->site_file >= need)
                 need = ins->site_file + 1;
+            if (ins->user_file >= need)
+                need = ins->user_file + 1;
         }
     }
     if (need == m->nfiles)
@@ -345,7 +385,8 @@ static int cover_loc_files(ptx_parser *p)
 
 int ptx_finish_module(ptx_parser *p)
 {
-    if (resolve_calls(p) != 0 || cover_loc_files(p) != 0)
+    if (resolve_calls(p) != 0 || spread_unusable(p) != 0 ||
+        ptx_resolve_user_lines(p) != 0 || cover_loc_files(p) != 0)
         return -1;
     return layout_shared(p);
 }

@@ -1,6 +1,7 @@
 /* ptx_module.c - building and freeing a cured_model_module.
  *
- * defines: cured_model_module_free, cured_model_find_function (public, ptx.h);
+ * defines: cured_model_module_free, cured_model_find_function,
+ *          cured_model_function_unusable (public, cured_model.h);
  *          ptx_current, ptx_add_symbol, ptx_add_register, ptx_bind,
  *          ptx_add_instr, ptx_add_call_param, ptx_add_fixup (internal)
  *
@@ -28,6 +29,7 @@ void cured_model_module_free(cured_model_module *m)
         free(fn->regs);
         free(fn->code);
         free(fn->call_params);
+        free(fn->unusable);
     }
     free(m->functions);
     for (int s = 0; s < m->nsymbols; s++) {
@@ -50,6 +52,24 @@ int cured_model_find_function(const cured_model_module *m, const char *name)
         if (strcmp(m->functions[f].name, name) == 0)
             return f;
     return -1;
+}
+
+const char *cured_model_function_unusable(const cured_model_module *m, int function,
+                                          uint32_t *ptx_line, const char **source_file,
+                                          uint32_t *source_line)
+{
+    const ptx_function *fn = m != NULL && function >= 0 && function < m->nfunctions
+                           ? &m->functions[function] : NULL;
+    const char *why = fn ? fn->unusable : NULL;
+    const char *file = why && fn->unusable_line
+                     ? ptx_source_file_name(m, fn->unusable_file) : NULL;
+    if (ptx_line != NULL)
+        *ptx_line = why ? fn->unusable_ptx_line : 0;
+    if (source_file != NULL)
+        *source_file = file;
+    if (source_line != NULL)
+        *source_line = file ? fn->unusable_line : 0;
+    return why;
 }
 
 ptx_function *ptx_current(ptx_parser *p)
@@ -134,6 +154,8 @@ int ptx_add_instr(ptx_parser *p, const ptx_token *at, ptx_instr **out)
     ins->src_line = p->loc_line;
     ins->site_file = p->site_file;
     ins->site_line = p->site_line;
+    /* the frame, until ptx_resolve_user_lines turns it into a line */
+    ins->user_line = (uint32_t)(p->loc_frame + 1);
     *out = ins;
     return 0;
 }

@@ -58,6 +58,7 @@ static void parser_free(ptx_parser *p)
     ptx_scope_free(&p->labels);
     free(p->call_fixups);
     free(p->label_fixups);
+    free(p->frames);
 }
 
 cured_model_module *cured_model_parse(const char *text, size_t len, cured_model_parse_error *err)
@@ -76,6 +77,7 @@ cured_model_module *cured_model_parse(const char *text, size_t len, cured_model_
     p.len = len;
     p.err = err;
     p.fn = -1;
+    p.loc_frame = -1;
     p.m = calloc(1, sizeof *p.m);
     if (p.m == NULL) {
         ptx_error_setf(err, 0, 0, "out of memory");

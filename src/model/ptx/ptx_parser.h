@@ -2,6 +2,7 @@
  * files share (not part of the model's interface: see ptx.h).
  *
  * defines: ptx_parser, ptx_scope (names with nested scopes), ptx_number,
+ *          ptx_loc_site and ptx_loc_frame (.loc inlining chains),
  *          the token cursor (ptx_cursor.c), name tables (ptx_names.c),
  *          module building (ptx_module.c), directives (ptx_directive.c),
  *          function headers (ptx_function.c) and bodies (ptx_body.c),
@@ -13,7 +14,9 @@
  * met (PTX declares before use), except branch targets and call targets,
  * which are recorded as fixups and resolved when their function or the
  * module ends. The first error stops the parse; every function returning
- * int returns 0 on success and -1 after recording that error.
+ * int returns 0 on success and -1 after recording that error. An
+ * instruction the model cannot decode is not an error: ptx_unsupported
+ * marks its function unusable and the parse goes on.
  */
 #ifndef CURED_PTX_PARSER_H
 #define CURED_PTX_PARSER_H
@@ -87,7 +90,19 @@ typedef struct ptx_loc_site {
     uint32_t file, line, column;
     uint16_t site_file;
     uint32_t site_line;
+    int32_t frame;         /* its frame in ptx_parser.frames */
 } ptx_loc_site;
+
+/* One location of an inlining chain: a .loc's file and line, and the
+ * frame of the location it was inlined at (-1: none; always an earlier
+ * frame). Kept for the whole module: which files belong to the CUDA
+ * toolkit is known only when every .file is read (nvcc writes them last),
+ * and only then can an instruction's user line be chosen. */
+typedef struct ptx_loc_frame {
+    uint32_t line;
+    uint16_t file;
+    int32_t caller;
+} ptx_loc_frame;
 
 #define PTX_LOC_HISTORY 32
 
@@ -117,6 +132,10 @@ typedef struct ptx_parser {
     uint32_t loc_line, site_line;
     ptx_loc_site loc_history[PTX_LOC_HISTORY];
     unsigned loc_count;
+    ptx_loc_frame *frames; /* every .loc of the module, and the inlined_at
+                              sites no recent .loc named */
+    size_t nframes, frames_cap;
+    int32_t loc_frame;     /* the frame of the current .loc, -1 for none */
 } ptx_parser;
 
 /* --------------------------------------------- cursor (ptx_cursor.c) */
@@ -245,6 +264,13 @@ int ptx_parse_module_directive(ptx_parser *p);
  * inlined_at through the recent .loc lines (nvcc emits a chain, outermost
  * first). */
 int ptx_parse_loc(ptx_parser *p);
+/* Gives every instruction its user line (ptx_instr.user_file/user_line)
+ * from the frame ptx_add_instr recorded: the innermost frame of its chain
+ * that is not in a CUDA toolkit header; the same for the instruction each
+ * unusable function names (ptx_function.unusable_file/line, from the
+ * frame ptx_unsupported recorded). Called at the end of the text, once
+ * every .file is known. Returns 0 or -1 (out of memory). */
+int ptx_resolve_user_lines(ptx_parser *p);
 /* `"nounroll"{, "..."};` after the .pragma word (skipped). */
 int ptx_skip_pragma(ptx_parser *p);
 /* An integer in [lo, hi] at the cursor, for a directive; `what` names it
@@ -262,6 +288,18 @@ int ptx_parse_function(ptx_parser *p, int is_extern, int is_visible);
 /* The current function's body after its '{' (at the cursor), through the
  * matching '}'. */
 int ptx_parse_body(ptx_parser *p);
+/* An instruction at token `at` that the model cannot decode in a
+ * statement that is otherwise well formed (an unknown opcode or
+ * modifier): records the message (printf-style, without a line) as the
+ * current function's reason to be unusable, the first one only, and skips
+ * the rest of the statement through its ';', so the body parses on.
+ * Returns 0, or -1 after an error when the statement never ends (end of
+ * input, a '}' or a directive before its ';') or out of memory. */
+int ptx_unsupported(ptx_parser *p, const ptx_token *at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* ----------------------------------------- operands (ptx_operand.c) */
 
@@ -299,8 +337,10 @@ int ptx_parse_instruction(ptx_parser *p, int32_t guard, int guard_neg);
  * of its own or an enclosing block, before or after it). The unresolved
  * ones move to the enclosing block; at depth 1 they are errors. */
 int ptx_close_block_labels(ptx_parser *p, int32_t depth);
-/* Resolves call targets, lays out shared memory and computes every
- * function's shared_static_bytes. Called at the end of the text. */
+/* Resolves call targets, marks the callers of unusable functions
+ * unusable, gives instructions their user lines, lays out shared memory
+ * and computes every function's shared_static_bytes. Called at the end of
+ * the text. */
 int ptx_finish_module(ptx_parser *p);
 
 #endif /* CURED_PTX_PARSER_H */

@@ -1,7 +1,8 @@
 /* ptx_text.c - what a module's text says where: a line of the PTX text as
- * one tidy line, the name of a .file a .loc points to.
+ * one tidy line, the name of a .file a .loc points to, whether that file
+ * is the CUDA toolkit's.
  *
- * defines: ptx_line_text, ptx_source_file_name
+ * defines: ptx_line_text, ptx_source_file_name, ptx_toolkit_file
  */
 #include "ptx.h"
 
@@ -41,4 +42,31 @@ const char *ptx_source_file_name(const cured_model_module *module, uint16_t file
         return NULL;
     const char *slash = strrchr(module->files[file], '/');
     return slash ? slash + 1 : module->files[file];
+}
+
+/* 1 when the file name (no folder) is one of the toolkit's headers whose
+ * device functions nvcc inlines: sm_NN_intrinsics.h(pp),
+ * *_atomic_functions.h(pp), device_functions.h(pp), cuda_fp16/bf16. */
+static int toolkit_header_name(const char *name)
+{
+    static const char *prefixes[] = {"device_functions.", "device_atomic_functions.",
+                                     "cuda_fp16.", "cuda_bf16.", "math_functions."};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    if (strncmp(name, "sm_", 3) == 0 &&
+        (strstr(name, "_intrinsics.") != NULL || strstr(name, "_atomic_functions.") != NULL))
+        return 1;
+    return 0;
+}
+
+int ptx_toolkit_file(const cured_model_module *module, uint16_t file)
+{
+    if (file == 0 || file >= module->nfiles || module->files[file] == NULL)
+        return 0;
+    const char *p = module->files[file];
+    if (strstr(p, "/targets/") != NULL || strstr(p, "/cuda/include/") != NULL ||
+        (strstr(p, "/cuda") != NULL && strstr(p, "/include/") != NULL))
+        return 1;
+    return toolkit_header_name(ptx_source_file_name(module, file));
 }

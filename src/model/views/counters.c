@@ -331,6 +331,8 @@ int cured_model_counters_complete(const cured_model_counters *c)
 static int compare_lines(const void *a, const void *b)
 {
     const cured_model_counters_line *x = a, *y = b;
+    if ((x->line == 0) != (y->line == 0))
+        return x->line == 0 ? 1 : -1;   /* "(no line)" last */
     if (x->file != y->file)
         return x->file < y->file ? -1 : 1;
     if (x->line != y->line)
@@ -344,8 +346,8 @@ static void key_of(const ptx_instr *ins, cured_model_counters_by by, uint16_t *f
 {
     switch (by) {
     case CURED_MODEL_BY_SOURCE:
-        *file = ins->src_file;
-        *line = ins->src_line;
+        *file = ins->user_file;
+        *line = ins->user_line;
         break;
     case CURED_MODEL_BY_SITE:
         *file = ins->site_file;
@@ -354,8 +356,10 @@ static void key_of(const ptx_instr *ins, cured_model_counters_by by, uint16_t *f
     default:
         *file = 0;
         *line = ins->ptx_line;
-        break;
+        return;
     }
+    if (*line == 0)
+        *file = 0;   /* no line: one row, whatever file `.loc N 0 0` named */
 }
 
 int cured_model_counters_lines(const cured_model_counters *c, int function,

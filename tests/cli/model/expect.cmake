@@ -3,14 +3,17 @@
 #
 #   cmake -DCURED=path/to/cured -DARGS="model^^--ptx^^f.ptx" -DRC=0 (or 0|1)
 #         [-DMATCH="re1^^re2"] [-DNOMATCH="re"] [-DSTDERR="re"] [-DSAME="re"]
-#         [-DJSON=1] [-DOUT_FILE=path -DOUT_BYTES=n] -P expect.cmake
+#         [-DJSON=1] [-DOUT_FILE=path -DOUT_BYTES=n] [-DTOOL_MESSAGES=1]
+#         -P expect.cmake
 #
 # Lists are joined with ^^ (a ';' would not survive add_test). RC may name
 # several statuses (0|1), for a case whose status is not what it checks. MATCH and
 # NOMATCH look at stdout, STDERR at stderr. SAME is a regex with two groups
 # that must match stdout and capture the same text (a value and the
 # reference printed beside it: CMake's regexes have no backreferences). Exit 2 must come with exactly one
-# line on stderr and nothing on stdout (the CLI's convention). JSON=1 checks
+# line on stderr and nothing on stdout (the CLI's convention; with
+# TOOL_MESSAGES=1, a toolkit program's messages may come before that
+# line, which must be the last). JSON=1 checks
 # that stdout is one JSON document (python3 -m json.tool, when python3 is
 # there).
 string(REPLACE "^^" ";" args "${ARGS}")
@@ -23,7 +26,13 @@ set(shown "cured ${args}\n--- exit ${rc}, stdout:\n${out}--- stderr:\n${err}")
 if(NOT "${rc}" MATCHES "^(${RC})$")
   message(FATAL_ERROR "expected exit ${RC}\n${shown}")
 endif()
-if(RC EQUAL 2)
+if(RC EQUAL 2 AND TOOL_MESSAGES)
+  # a toolkit program's own messages (nvcc's errors) may come first
+  if(NOT err MATCHES "\ncured [a-z]+: [^\n]*\n$" OR NOT out STREQUAL "")
+    message(FATAL_ERROR "exit 2 wants the tool's messages, then one line of ours "
+            "last on stderr, nothing on stdout\n${shown}")
+  endif()
+elseif(RC EQUAL 2)
   string(REGEX MATCHALL "\n" newlines "${err}")
   list(LENGTH newlines lines)
   if(NOT lines EQUAL 1 OR NOT out STREQUAL "")

@@ -3,7 +3,8 @@
  * memory past the window, a misaligned load, a barrier in a divergent
  * branch, barriers that can never complete, a shuffle whose mask names
  * lanes that exited, an endless loop against a small step limit,
- * recursion, trap, and launches that cannot start.
+ * recursion, trap, and launches that cannot start (also a kernel the
+ * model cannot decode).
  *
  *   ctest --test-dir build -R test_exec_findings
  *
@@ -206,6 +207,51 @@ static void test_bad_launches(void **state)
     xf_free(&fx);
 }
 
+/* A kernel whose body has an instruction the model cannot decode does not
+ * start: an error naming the instruction and its PTX line; the module's
+ * other kernel runs. */
+static void test_unusable_kernel_does_not_start(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry good(.param .u64 out)\n{\n"
+        "\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n"
+        "\tst.global.u32 [%rd1], 7;\n\tret;\n}\n"
+        ".visible .entry bad(.param .u64 out)\n{\n"
+        "\tgriddepcontrol.wait;\n\tret;\n}\n";       /* line 13 */
+    cured_model_module *m = cured_model_parse(text, sizeof text - 1, NULL);
+    assert_non_null(m);
+    cured_model_memory *mem = cured_model_memory_new();
+    cured_model_buffer *out = cured_model_memory_alloc(mem, "out", 4, 1);
+    assert_non_null(out);
+    cured_model_launch l;
+    memset(&l, 0, sizeof l);
+    l.module = m;
+    l.grid = (cured_model_dim3){1, 1, 1};
+    l.block = (cured_model_dim3){32, 1, 1};
+    l.params = &out->addr;
+    l.params_size = 8;
+    l.memory = mem;
+    cured_model_result r;
+    l.function = cured_model_find_function(m, "bad");
+    assert_int_equal(cured_model_run(&l, &r), -1);
+    assert_int_equal(r.findings.count, 1);
+    assert_int_equal(r.findings.items[0].kind, CURED_MODEL_FIND_UNSUPPORTED);
+    assert_int_equal(r.findings.items[0].severity, CURED_MODEL_ERROR);
+    assert_string_equal(r.findings.items[0].message,
+                        "kernel bad cannot run in the model: unknown instruction "
+                        "'griddepcontrol.wait' (PTX line 13)");
+    cured_model_findings_clear(&r.findings);
+    l.function = cured_model_find_function(m, "good");
+    assert_int_equal(cured_model_run(&l, &r), 0);
+    assert_true(r.completed);
+    assert_int_equal(out->data[0], 7);
+    cured_model_findings_clear(&r.findings);
+    cured_model_memory_free(mem);
+    cured_model_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_endless_loop_step_limit),
         cmocka_unit_test(test_recursion_and_trap),
         cmocka_unit_test(test_bad_launches),
+        cmocka_unit_test(test_unusable_kernel_does_not_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

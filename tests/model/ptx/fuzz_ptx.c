@@ -78,6 +78,7 @@ static void check_module(const cured_model_module *m)
             require(ins->guard >= -1 && ins->guard < fn->nregs);
             require(ins->src_file < m->nfiles || ins->src_file == 0);
             require(ins->site_file < m->nfiles || ins->site_file == 0);
+            require(ins->user_file < m->nfiles || ins->user_file == 0);
             for (int o = 0; o < ins->nops; o++)
                 check_operand(m, fn, &ins->ops[o]);
             if (ins->op == PTX_OP_CALL) {

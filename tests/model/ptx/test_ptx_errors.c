@@ -29,12 +29,13 @@ typedef struct error_case {
 } error_case;
 
 static const error_case cases[] = {
-    /* unknown things, named */
-    {KERNEL "\tfoo.bar %r1;\n}\n", 7, "unknown instruction 'foo.bar'"},
-    {KERNEL "\tadd.zz.s32 %r1, %r2, %r3;\n}\n", 7, "unknown modifier '.zz' in 'add.zz.s32'"},
-    {KERNEL "\tadd.q32 %r1, %r2, %r3;\n}\n", 7, "unknown modifier '.q32'"},
-    {KERNEL "\tcp.async.ca.shared.global [%r1], [%rd1], 4;\n}\n", 7,
-     "unknown instruction 'cp.async.ca.shared.global'"},
+    /* unknown things, named (an unknown instruction in a well-formed
+     * statement only makes its function unusable: see
+     * unsupported_instructions_isolate_their_function) */
+    {KERNEL "\tfoo.bar %r1\n}\n", 8, "expected ';' to end 'foo.bar', found '}'"},
+    {KERNEL "\tfoo.bar %r1, {%r2, %r3}", 7, "expected ';' to end 'foo.bar', found end of input"},
+    {KERNEL "\tadd.zz.s32 %r1, %r2\n\t.reg .b32 %x;\n}\n", 8,
+     "expected ';' to end 'add.zz.s32', found '.reg'"},
     {HEADER ".foo 1\n", 4, "unknown directive '.foo'"},
     {KERNEL "\t.blah 3;\n}\n", 7, "unknown directive '.blah' in a function body"},
     {KERNEL "\t.reg .q32 %x;\n}\n", 7, "unknown word '.q32' in declaration"},
@@ -169,6 +170,77 @@ static void each_malformed_input_names_problem_and_line(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* An instruction the model cannot decode, in a statement that is well
+ * formed, makes its function unusable, with the first such instruction's
+ * message and line; the rest of the body still parses (a label after it
+ * resolves), the other functions are whole, and a kernel calling an
+ * unusable function is unusable too. */
+static void unsupported_instructions_isolate_their_function(void **state)
+{
+    (void)state;
+    const char *text = HEADER
+        ".func helper()\n{\n"                                              /* 4 */
+        "\t.reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+        "\tcp.async.ca.shared.global [%r1], [%rd1], 4;\n"                  /* 7 */
+        "\tret;\n}\n"
+        ".visible .entry a(.param .u64 out)\n{\n"                         /* 10 */
+        "\t.reg .b32 %r<4>; .reg .pred %p<2>;\n"
+        "\t.loc 1 20 3\n"
+        "\t@%p1 bra $L_end;\n"                                             /* 14 */
+        "\tfoo.bar.baz %r1, {%r2, %r3}, [%r1+4];\n"                        /* 15 */
+        "\t.loc 1 21 3\n"
+        "\twgmma.fence.sync.aligned;\n"                                    /* 17 */
+        "$L_end:\n\tret;\n}\n"
+        ".visible .entry b(.param .u64 out)\n{\n"                         /* 21 */
+        "\t.reg .b32 %r<4>;\n\tadd.s32 %r1, %r2, %r3;\n\tret;\n}\n"
+        ".visible .entry c()\n{\n"                                        /* 27 */
+        "\t.reg .b32 %r<4>;\n"
+        "\tadd.s32 %r1, %r2, %r3;\n"
+        "\tadd.zz.s32 %r1, %r2, %r3;\n"                                    /* 31 */
+        "\tret;\n}\n"
+        ".visible .entry d()\n{\n\tcall.uni helper, ();\n\tret;\n}\n"
+        ".file 1 \"/home/u/k.cu\"\n";
+    cured_model_parse_error err;
+    cured_model_module *m = cured_model_parse(text, strlen(text), &err);
+    if (m == NULL)
+        fail_msg("parse failed: %s", err.message);
+    int a = cured_model_find_function(m, "a"), b = cured_model_find_function(m, "b");
+    int c = cured_model_find_function(m, "c"), d = cured_model_find_function(m, "d");
+    int helper = cured_model_find_function(m, "helper");
+    uint32_t ptx_line, line;
+    const char *file;
+
+    const char *why = cured_model_function_unusable(m, a, &ptx_line, &file, &line);
+    assert_non_null(why);
+    assert_string_equal(why, "unknown instruction 'foo.bar.baz'");
+    assert_int_equal(ptx_line, 15);
+    assert_string_equal(file, "k.cu");
+    assert_int_equal(line, 20);
+    const ptx_function *fa = &m->functions[a];
+    assert_int_equal(fa->ncode, 2);                 /* bra, ret */
+    assert_int_equal(fa->code[0].ops[0].imm, 1);    /* $L_end: the ret */
+
+    assert_null(cured_model_function_unusable(m, b, &ptx_line, &file, &line));
+    assert_int_equal(ptx_line, 0);
+    assert_null(file);
+    assert_int_equal(m->functions[b].ncode, 2);
+
+    why = cured_model_function_unusable(m, c, &ptx_line, NULL, &line);
+    assert_string_equal(why, "unknown modifier '.zz' in 'add.zz.s32'");
+    assert_int_equal(ptx_line, 31);
+    assert_int_equal(line, 0);                      /* no .loc */
+    assert_int_equal(m->functions[c].ncode, 2);     /* add, ret */
+
+    why = cured_model_function_unusable(m, helper, &ptx_line, NULL, NULL);
+    assert_string_equal(why, "unknown instruction 'cp.async.ca.shared.global'");
+    why = cured_model_function_unusable(m, d, &ptx_line, NULL, NULL);
+    assert_string_equal(why, "calls 'helper', which the model cannot run: "
+                             "unknown instruction 'cp.async.ca.shared.global'");
+    assert_int_equal(ptx_line, 7);
+    assert_null(cured_model_function_unusable(m, 99, NULL, NULL, NULL));
+    cured_model_module_free(m);
+}
+
 static void deep_nesting_is_an_error_not_a_crash(void **state)
 {
     (void)state;
@@ -299,6 +371,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_malformed_input_names_problem_and_line),
+        cmocka_unit_test(unsupported_instructions_isolate_their_function),
         cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
         cmocka_unit_test(null_error_pointer_is_allowed),
         cmocka_unit_test(input_is_read_only_up_to_len),

@@ -465,6 +465,67 @@ static void loc_inline_chains_files_sections(void **state)
     cured_model_module_free(m);
 }
 
+/* The user line: the innermost .loc outside the CUDA toolkit's headers.
+ * An intrinsic inlined into a user header function inlined into the
+ * kernel belongs to the header's calling line (warp.cuh:82), not the
+ * intrinsic's (sm_30_intrinsics.hpp:440) nor the kernel's (k.cu:12); an
+ * atomicAdd whose toolkit code calls more toolkit code belongs to the
+ * kernel line that calls it (k.cu:20), through an inlined_at no recent
+ * .loc named. `.file`s come last, as nvcc writes them. */
+static void loc_user_lines_skip_toolkit_headers(void **state)
+{
+    (void)state;
+    cured_model_module *m = parse_ok(HEADER
+        ".entry k()\n{\n"
+        "  .reg .f32 %f<3>;\n"
+        "  .loc 1 12 5\n"
+        "  mov.f32 %f1, 0f00000000;\n"
+        "  .loc 2 82 9, function_name $L__info_string0, inlined_at 1 12 5\n"
+        "  mov.f32 %f2, %f1;\n"
+        "  .loc 3 440 9, function_name $L__info_string1, inlined_at 2 82 9\n"
+        "  mov.f32 %f2, %f1;\n"
+        "  .loc 5 91 3, function_name $L__info_string3, inlined_at 1 20 7\n"
+        "  add.f32 %f2, %f2, %f1;\n"
+        "  .loc 4 84 3, function_name $L__info_string2, inlined_at 5 91 3\n"
+        "  add.f32 %f2, %f2, %f1;\n"
+        "  .loc 3 7 1\n"
+        "  ret;\n"
+        "  .loc 1 0 0\n"
+        "  ret;\n"
+        "}\n"
+        "\t.file\t1 \"/home/u/k.cu\"\n"
+        "\t.file\t2 \"/home/u/warp.cuh\"\n"
+        "\t.file\t3 \"/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp\"\n"
+        "\t.file\t4 \"/opt/sdk/include/sm_20_atomic_functions.hpp\"\n"
+        "\t.file\t5 \"device_atomic_functions.hpp\"\n");
+    const ptx_function *k = function(m, "k");
+    assert_int_equal(k->code[0].user_file, 1);
+    assert_int_equal(k->code[0].user_line, 12);
+    assert_int_equal(k->code[1].user_file, 2);    /* a user header: itself */
+    assert_int_equal(k->code[1].user_line, 82);
+    assert_int_equal(k->code[2].src_file, 3);
+    assert_int_equal(k->code[2].user_file, 2);    /* the intrinsic's caller */
+    assert_int_equal(k->code[2].user_line, 82);
+    assert_int_equal(k->code[2].site_line, 12);   /* the outermost, unchanged */
+    assert_int_equal(k->code[3].src_file, 5);
+    assert_int_equal(k->code[3].user_file, 1);
+    assert_int_equal(k->code[3].user_line, 20);
+    assert_int_equal(k->code[4].src_file, 4);
+    assert_int_equal(k->code[4].user_file, 1);    /* two toolkit frames up */
+    assert_int_equal(k->code[4].user_line, 20);
+    assert_int_equal(k->code[5].user_file, 3);    /* toolkit code, no caller */
+    assert_int_equal(k->code[5].user_line, 7);
+    assert_int_equal(k->code[6].user_file, 0);    /* no line */
+    assert_int_equal(k->code[6].user_line, 0);
+    assert_true(ptx_toolkit_file(m, 3));
+    assert_true(ptx_toolkit_file(m, 4));
+    assert_true(ptx_toolkit_file(m, 5));
+    assert_false(ptx_toolkit_file(m, 1));
+    assert_false(ptx_toolkit_file(m, 2));
+    assert_false(ptx_toolkit_file(m, 9));
+    cured_model_module_free(m);
+}
+
 static void locals_in_device_functions(void **state)
 {
     (void)state;
@@ -560,6 +621,7 @@ int main(void)
         cmocka_unit_test(parameter_block_alignment),
         cmocka_unit_test(shared_layout_across_kernels_and_callees),
         cmocka_unit_test(loc_inline_chains_files_sections),
+        cmocka_unit_test(loc_user_lines_skip_toolkit_headers),
         cmocka_unit_test(locals_in_device_functions),
         cmocka_unit_test(header_and_sm90_forms),
         cmocka_unit_test(name_tables),

@@ -10,12 +10,14 @@
  * 64 * 65 / 2 = 2080 (exact in float). The hand derivations refer to the PTX
  * (line numbers of seed_kernels.ptx are not used; the structure is).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,10 +42,11 @@ typedef struct run {
 /* Runs `kernel` on one block of 64 threads over in[i] = i + 1 with
  * `dynamic_shared` bytes, checks that it completed with no finding and
  * summed right. */
-static run run_kernel(const char *kernel, uint32_t dynamic_shared)
+static run run_kernel_in(cured_model_module *m, const char *kernel,
+                         uint32_t dynamic_shared)
 {
     run r;
-    r.m = load_fixture();
+    r.m = m;
     int fn = cured_model_find_function(r.m, kernel);
     assert_true(fn >= 0);
     r.c = cured_model_counters_new(r.m, fn);
@@ -96,6 +99,11 @@ static run run_kernel(const char *kernel, uint32_t dynamic_shared)
     cured_model_findings_clear(&res.findings);
     cured_model_memory_free(mem);
     return r;
+}
+
+static run run_kernel(const char *kernel, uint32_t dynamic_shared)
+{
+    return run_kernel_in(load_fixture(), kernel, dynamic_shared);
 }
 
 static void run_free(run *r)
@@ -271,6 +279,139 @@ static void test_shuffle_counts(void **state)
     run_free(&r);
 }
 
+/* The rows by source line name the user's lines: the shuffles of
+ * __shfl_down_sync (inlined from sm_30_intrinsics.hpp) are on line 79,
+ * `v += __shfl_down_sync(FULL_MASK, v, offset);`, with the code the
+ * intrinsic inlined there; no row is in a toolkit header, and at most one
+ * row has no line. */
+static void test_shuffle_rows_at_the_calling_line(void **state)
+{
+    (void)state;
+    run r = run_kernel("seed_shuffle", 0);
+    cured_model_counters_line *rows;
+    int n = cured_model_counters_lines(r.c, -1, CURED_MODEL_BY_SOURCE, &rows);
+    assert_true(n > 0);
+    const cured_model_module *m = cured_model_counters_module(r.c);
+    uint64_t shuffles_79 = 0, inst_79 = 0;
+    int no_line = 0;
+    for (int i = 0; i < n; i++) {
+        assert_false(ptx_toolkit_file(m, rows[i].file));
+        no_line += rows[i].line == 0;
+        if (rows[i].line == 0)
+            assert_int_equal(i, n - 1);   /* last */
+        if (rows[i].line == 79) {
+            shuffles_79 = rows[i].v[CURED_MODEL_CTR_SHUFFLES];
+            inst_79 = rows[i].v[CURED_MODEL_CTR_INST];
+        }
+    }
+    assert_true(no_line <= 1);
+    assert_int_equal(shuffles_79, 10);
+    /* per warp and round: mov.b32, shfl, mov.b32 from the intrinsic, the
+     * add of line 79: at least 4 * 5 * 2 */
+    assert_true(inst_79 >= 40);
+    free(rows);
+    run_free(&r);
+}
+
+/* Instructions with no line, before any .loc and after `.loc 1 0 0`, are
+ * one "(no line)" row, after the rows that have a line. */
+static void test_one_row_without_a_line(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
+        "\tmov.u32 %r1, 1;\n"
+        "\t.loc 1 5 1\n\tmov.u32 %r2, 2;\n"
+        "\t.loc 1 0 0\n\tadd.u32 %r1, %r1, %r2;\n\tret;\n}\n"
+        ".file 1 \"/nowhere/k.cu\"\n";
+    cured_model_module *m = test_parse_ptx(text, sizeof text - 1, "no_line");
+    cured_model_counters *c = cured_model_counters_new(m, 0);
+    assert_non_null(c);
+    cured_model_observer obs = cured_model_counters_observer(c);
+    cured_model_launch l;
+    memset(&l, 0, sizeof l);
+    l.module = m;
+    l.function = 0;
+    l.grid = (cured_model_dim3){1, 1, 1};
+    l.block = (cured_model_dim3){32, 1, 1};
+    l.observers = &obs;
+    l.nobservers = 1;
+    cured_model_result res;
+    assert_int_equal(cured_model_run(&l, &res), 0);
+    cured_model_findings_clear(&res.findings);
+    cured_model_counters_line *rows;
+    int n = cured_model_counters_lines(c, -1, CURED_MODEL_BY_SOURCE, &rows);
+    assert_int_equal(n, 2);
+    assert_int_equal(rows[0].line, 5);
+    assert_int_equal(rows[0].v[CURED_MODEL_CTR_INST], 1);
+    assert_int_equal(rows[1].line, 0);
+    assert_int_equal(rows[1].file, 0);
+    assert_int_equal(rows[1].v[CURED_MODEL_CTR_INST], 3);   /* mov, add, ret */
+    free(rows);
+    cured_model_counters_free(c);
+    cured_model_module_free(m);
+}
+
+/* The per-line table as text, and the JSON, of r's counters: a string
+ * the caller frees. */
+static char *report_of(const run *r, const char *ptx, size_t len)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&buf, &size);
+    assert_non_null(out);
+    assert_int_equal(cured_model_counters_print_table(out, r->c, CURED_MODEL_BY_SOURCE,
+                                                      ptx, len), 0);
+    assert_int_equal(cured_model_counters_write_json(out, r->c), 0);
+    fclose(out);
+    return buf;
+}
+
+/* Each row ends with its line: the .cu's text when the file the PTX's
+ * .file names is there (the fixture's .file, pointed at our copy), the
+ * PTX line of its first instruction when it is not (the fixture as
+ * committed names a path this machine lacks); the legend follows. */
+static void test_rows_show_their_line(void **state)
+{
+    (void)state;
+    size_t len;
+    char *ptx = test_read_file(SEED_FIXTURES, "seed_kernels.ptx", &len);
+    const char *old_path = "/work/main/tests/model/counters/seed_kernels.cu";
+    char *at = strstr(ptx, old_path);
+    assert_non_null(at);
+    size_t head = (size_t)(at - ptx), tail = len - head - strlen(old_path);
+    char *moved = malloc(len + 4096);
+    assert_non_null(moved);
+    int n = snprintf(moved, len + 4096, "%.*s%s/seed_kernels.cu", (int)head, ptx,
+                     SEED_FIXTURES);
+    memcpy(moved + n, at + strlen(old_path), tail + 1);
+    size_t moved_len = (size_t)n + tail;
+
+    run r = run_kernel_in(test_parse_ptx(moved, moved_len, "moved"), "seed_sequential", 256);
+    char *text = report_of(&r, moved, moved_len);
+    /* line 62: 11 trips of the add block: 6 instructions each */
+    assert_non_null(strstr(text, "\nseed_kernels.cu:62 "));
+    assert_non_null(strstr(text, "  sdata[tid] += sdata[tid + s];\n"));
+    assert_non_null(strstr(text, "\"line\": 62, \"source_text\": \"sdata[tid] += sdata[tid + s];\""));
+    assert_non_null(strstr(text, "columns of the per-line table:\n"));
+    assert_non_null(strstr(text, "  ld.cf     shared-load bank conflicts"));
+    assert_non_null(strstr(text, "  div.br    divergent branches"));
+    assert_null(strstr(text, "ptx: ld.shared"));
+    free(text);
+    run_free(&r);
+
+    r = run_kernel_in(test_parse_ptx(ptx, len, "seed_kernels.ptx"), "seed_sequential", 256);
+    text = report_of(&r, ptx, len);
+    assert_null(strstr(text, "sdata[tid] += sdata[tid + s];"));
+    assert_non_null(strstr(text, "  ptx: ld.shared.f32 "));
+    assert_non_null(strstr(text, "\"line\": 62, \"source_text\": null"));
+    free(text);
+    run_free(&r);
+    free(moved);
+    free(ptx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +420,9 @@ int main(void)
         cmocka_unit_test(test_strided_counts),
         cmocka_unit_test(test_sequential_counts),
         cmocka_unit_test(test_shuffle_counts),
+        cmocka_unit_test(test_shuffle_rows_at_the_calling_line),
+        cmocka_unit_test(test_rows_show_their_line),
+        cmocka_unit_test(test_one_row_without_a_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,8 +91,8 @@ static void set(ptx_instr *i, ptx_opcode op, ptx_space space, int ndst,
     i->ops[0] = a;
     i->ops[1] = b;
     i->ops[2] = c;
-    i->src_file = i->site_file = 1;
-    i->src_line = i->site_line = line;
+    i->src_file = i->site_file = i->user_file = 1;
+    i->src_line = i->site_line = i->user_line = line;
 }
 
 static fixture *fixture_new(void)
@@ -553,7 +553,7 @@ static void test_reports(void **state)
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
-    assert_int_equal(cured_model_counters_print_table(out, x.c, CURED_MODEL_BY_SOURCE), 0);
+    assert_int_equal(cured_model_counters_print_table(out, x.c, CURED_MODEL_BY_SOURCE, NULL, 0), 0);
     assert_int_equal(cured_model_counters_write_json(out, x.c), 0);
     const char *names[1] = {"strided"};
     const cured_model_step_view *v[1] = {x.v};

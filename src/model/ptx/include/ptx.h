@@ -4,7 +4,9 @@
  * defines: ptx_type, ptx_space, ptx_opcode, ptx_operand, ptx_instr,
  *          ptx_symbol, ptx_function, cured_model_module, cured_model_parse_error,
  *          cured_model_parse, cured_model_module_free, cured_model_find_function,
- *          ptx_type_size, ptx_access_size, ptx_type_name, ptx_opcode_name
+ *          ptx_line_text, ptx_source_file_name, ptx_toolkit_file,
+ *          ptx_mangled_name, ptx_type_size, ptx_access_size, ptx_type_name,
+ *          ptx_opcode_name
  *
  * One module holds every function of a .ptx file. Instructions are decoded
  * once into fixed-size records (no strings on the hot path): registers are
@@ -283,6 +285,14 @@ typedef struct ptx_instr {
     uint16_t site_file;    /* outermost inlined_at file (the kernel's own
                               line when the code was inlined), else = src_file */
     uint32_t site_line;
+    uint16_t user_file;    /* the line the instruction belongs to in the
+                              user's own source: src_file/src_line, except
+                              for code inlined from a CUDA toolkit header
+                              (ptx_toolkit_file: atomicAdd, __shfl_down_sync
+                              ...), where it is the innermost inlined_at
+                              outside the toolkit (the line that calls it);
+                              0/0 for no location */
+    uint32_t user_line;
     ptx_operand ops[PTX_MAX_OPERANDS];
     uint8_t red_op;        /* bar.red (sub = PTX_BAR_RED): PTX_ATOM_POPC,
                               PTX_ATOM_AND or PTX_ATOM_OR */
@@ -352,6 +362,16 @@ typedef struct ptx_function {
     uint32_t reqntid[3];   /* .reqntid, 0 when absent */
     int has_body;          /* 0 for a prototype or .extern declaration
                               never defined in this module (ncode 0) */
+    char *unusable;        /* why the model cannot run it, NULL when it can:
+                              the first instruction of its body the model
+                              cannot decode, an unknown opcode or modifier
+                              in a well-formed statement ("unknown
+                              instruction 'cp.async.ca.shared.global'"; the
+                              body parses on without it), or for a function
+                              that calls such a function, "calls 'f', ..." */
+    uint32_t unusable_ptx_line; /* that instruction's PTX line */
+    uint16_t unusable_file;     /* and its user line (as ptx_instr.user_*) */
+    uint32_t unusable_line;
 } ptx_function;
 
 struct cured_model_module {
@@ -388,6 +408,13 @@ void ptx_line_text(const char *text, size_t len, uint32_t line, char *out,
 /* The file name (last path component) of .file index `file` of module,
  * or NULL when the module has none for it. (ptx_text.c) */
 const char *ptx_source_file_name(const cured_model_module *module, uint16_t file);
+
+/* 1 when .file index `file` of module is a header of the CUDA toolkit
+ * (under its include/ or targets/ folder, or one of its intrinsic and
+ * atomic headers by name: sm_30_intrinsics.hpp,
+ * device_atomic_functions.hpp ...), whose code nvcc inlines into the
+ * kernel; 0 otherwise, also for an unknown index. (ptx_text.c) */
+int ptx_toolkit_file(const cured_model_module *module, uint16_t file);
 
 /* Reads the name a mangled C++ function name (`_Z...`) has in its source:
  * writes it, qualified ("ns::reduce"; "k" for `_Z1kPfj`), into qualified

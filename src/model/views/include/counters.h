@@ -11,7 +11,8 @@
  *          cured_model_counters_line, cured_model_counters_lines,
  *          cured_model_counters_function, cured_model_counters_module,
  *          cured_model_counters_complete,
- *          cured_model_counters_print_table, cured_model_counters_write_json
+ *          cured_model_counters_print_table, cured_model_counters_print_legend,
+ *          cured_model_counters_write_json
  *          (the last two are in counters_report.c)
  *
  * Usage: c = cured_model_counters_new(module, entry); put
