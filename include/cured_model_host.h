@@ -168,7 +168,9 @@ typedef enum cured_model_arg_init {
  *   [NAME=]TYPE:VALUE       a scalar: u32:5, s32:-1, u64:0x10, f32:1.5 ...
  *
  * TYPE is f32 f64 s8 s16 s32 s64 u8 u16 u32 u64 (i8..i64 are aliases of
- * the signed ones). */
+ * the signed ones). COUNT, SEED and integer VALUEs are decimal or hex after
+ * 0x, never octal (010 is ten); COUNT * the element size is at most
+ * CURED_MODEL_MAX_BUFFER_BYTES. */
 typedef struct cured_model_arg {
     int is_buffer;              /* 1: a buffer, 0: a scalar */
     char name[CURED_MODEL_ARG_NAME_MAX]; /* "" for an unnamed scalar */
@@ -190,6 +192,20 @@ int cured_model_arg_parse(const char *text, cured_model_arg *arg, char *err,
 /* Bytes of one element of a spec type (1, 2, 4 or 8); 0 for a code the
  * specs do not use. Can't fail. */
 unsigned cured_model_arg_elem_size(int type);
+
+/* The most bytes one buffer may hold: the model keeps every buffer in host
+ * memory, with a shadow byte per byte while any of it is unwritten. */
+#define CURED_MODEL_MAX_BUFFER_BYTES ((uint64_t)1 << 32)
+
+/* The one rule for a buffer's size, whoever makes the buffer (an --arg
+ * spec, the arguments `--n` builds, a whole plan's input): *bytes =
+ * count * elem_size. Returns 0, or -1 with one line in err when that is
+ * over CURED_MODEL_MAX_BUFFER_BYTES, a product too large for 64 bits
+ * included, or elem_size is 0: "NAME=TYPE[COUNT] is 16 GiB, over the
+ * model's 4 GiB per buffer" (name and type only name it there). */
+int cured_model_buffer_bytes(const char *name, const char *type, uint64_t count,
+                             unsigned elem_size, uint64_t *bytes, char *err,
+                             size_t cap);
 
 /* Parses a spec type name ("f32", "i32", "u8" ...) into *type. Returns 0,
  * or -1 for a name the specs do not know. */
@@ -264,7 +280,8 @@ typedef struct cured_model_catalogue_launch {
  * output "out" (one value per block, or one for atomic and single_pass,
  * zeroed where the kernel adds into it), n as the kernel's u32 or u64, and
  * single_pass's "partials" and zeroed "counter". Returns 0, or -1 with one
- * line in err (n of 0 or over the kernel's max_n, a bad block size). */
+ * line in err (n of 0 or over the kernel's max_n, a bad block size, a
+ * buffer over cured_model_buffer_bytes's limit). */
 int cured_model_catalogue_launch_make(int kernel, cured_dtype dtype, uint64_t n,
                                       int block, uint64_t seed,
                                       const cured_device_shape *device,

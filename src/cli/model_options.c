@@ -5,7 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model_options.h"
 
-#include <errno.h>
+#include "numbers.h"
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,20 +68,6 @@ void cli_model_usage(FILE *out)
 "\n"
 "exit status: 0 ran with no error findings, 1 error findings (any with\n"
 "--strict), 2 bad usage or input. docs/model.md has examples.\n");
-}
-
-/* Parses a whole number >= 1 (decimal or 0x hex) into *v. 0 on success. */
-static int parse_count(const char *s, uint64_t *v)
-{
-    char *end;
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno != 0 || *end != '\0' || x == 0)
-        return -1;
-    *v = x;
-    return 0;
 }
 
 /* Fills an output from --print NAME[:all] or --out NAME=PATH. */
@@ -174,18 +161,13 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
                 return CLI_MODEL_PARSE_ERROR;
             o->have_block = 1;
             break;
-        case OPT_SHARED: {
-            char *end;
-            errno = 0;
-            unsigned long long x = strtoull(optarg, &end, 0);
-            if (*optarg < '0' || *optarg > '9' || *end || errno || x > UINT32_MAX) {
-                snprintf(err, cap, "bad --shared '%s' (bytes)", optarg);
+        case OPT_SHARED:
+            if (cured_number_unsigned("--shared", optarg, 0, UINT32_MAX, &v, err,
+                                      cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
-            }
-            o->shared = (uint32_t)x;
+            o->shared = (uint32_t)v;
             o->have_shared = 1;
             break;
-        }
         case 'a':
             if (o->nargs == CLI_MODEL_MAX_ARGS) {
                 snprintf(err, cap, "more than %d --arg", CLI_MODEL_MAX_ARGS);
@@ -196,23 +178,17 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             o->nargs++;
             break;
         case OPT_N:
-            if (parse_count(optarg, &o->n) != 0) {
-                snprintf(err, cap, "bad --n '%s' (a whole number >= 1)", optarg);
+            if (cured_number_unsigned("--n", optarg, 1, UINT64_MAX, &o->n, err,
+                                      cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
-            }
             o->have_n = 1;
             break;
-        case OPT_SEED: {
-            char *end;
-            errno = 0;
-            o->seed = strtoull(optarg, &end, 0);
-            if (*optarg < '0' || *optarg > '9' || *end || errno) {
-                snprintf(err, cap, "bad --seed '%s'", optarg);
+        case OPT_SEED:
+            if (cured_number_unsigned("--seed", optarg, 0, UINT64_MAX, &o->seed, err,
+                                      cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
-            }
             have_seed = 1;
             break;
-        }
         case 'p':
         case OPT_OUT: {
             int is_out = opt == OPT_OUT;
@@ -229,12 +205,9 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             break;
         }
         case OPT_STEP_LIMIT:
-            if (parse_count(optarg, &v) != 0) {
-                snprintf(err, cap, "bad --step-limit '%s' (a whole number >= 1)",
-                         optarg);
+            if (cured_number_unsigned("--step-limit", optarg, 1, UINT64_MAX,
+                                      &o->step_limit, err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
-            }
-            o->step_limit = v;
             break;
         case OPT_STEPS: o->steps = 1; break;
         case OPT_LESSON_TABLE: o->lesson_table = 1; break;

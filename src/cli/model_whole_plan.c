@@ -163,10 +163,14 @@ static int run_whole_plan(const cli_model_options *o, whole_run *w)
     } else
         cured_model_sass_source_catalogue(&w->sass);
 
-    /* The input `cured model KERNEL --n N` builds: in=T[N]:random@SEED. */
+    /* The input `cured model KERNEL --n N` builds: in=T[N]:random@SEED
+     * (its size checked by cured_model_catalogue_launch_make). */
     w->input_spec = first.args[0];
-    size_t es = cured_dtype_size(w->dtype);
-    w->input = malloc((size_t)o->n * es);
+    uint64_t in_bytes = 0;
+    if (cured_model_buffer_bytes("in", o->dtype, o->n, (unsigned)cured_dtype_size(w->dtype),
+                                 &in_bytes, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    w->input = malloc((size_t)in_bytes);
     w->counters = cured_model_counters_new(w->src.module,
                                      cured_model_find_function(w->src.module, entry));
     if (w->input == NULL || w->counters == NULL)

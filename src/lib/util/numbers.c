@@ -14,7 +14,6 @@
 typedef enum number_status {
     NUMBER_OK = 0,
     NUMBER_EMPTY,
-    NUMBER_NEGATIVE,
     NUMBER_JUNK,
     NUMBER_RANGE
 } number_status;
@@ -63,10 +62,9 @@ static number_status read_magnitude(const char *s, uint64_t *magnitude)
 static int fail(const char *what, const char *text, number_status st,
                 const char *range, char *err, size_t cap)
 {
-    const char *reason = st == NUMBER_EMPTY      ? "no number"
-                         : st == NUMBER_NEGATIVE ? "negative, where 0 or more is needed"
-                         : st == NUMBER_JUNK     ? "not a whole number (decimal, or hex after 0x)"
-                                                 : "out of range";
+    const char *reason = st == NUMBER_EMPTY  ? "no number"
+                         : st == NUMBER_JUNK ? "not a whole number (decimal, or hex after 0x)"
+                                             : "out of range";
     if (err != NULL && cap > 0) {
         if (st == NUMBER_RANGE)
             snprintf(err, cap, "%s '%s': %s (%s)", what, text, reason, range);
@@ -85,9 +83,9 @@ int cured_number_unsigned(const char *what, const char *text, uint64_t lo,
     if (text == NULL || *text == '\0')
         return fail(what, text ? text : "", NUMBER_EMPTY, range, err, cap);
     uint64_t v;
-    if (*text == '-')      /* "-5" is negative; "-x" is no number at all */
+    if (*text == '-')      /* "-5" is out of range; "-x" is no number at all */
         return fail(what, text, read_magnitude(text + 1, &v) == NUMBER_JUNK
-                                    ? NUMBER_JUNK : NUMBER_NEGATIVE, range, err, cap);
+                                    ? NUMBER_JUNK : NUMBER_RANGE, range, err, cap);
     number_status st = read_magnitude(text, &v);
     if (st == NUMBER_OK && (v < lo || v > hi))
         st = NUMBER_RANGE;

@@ -17,9 +17,9 @@
 
 /* Parses text as an unsigned whole number in [lo, hi] into *value. Returns
  * 0, or -1 with one line in err: "WHAT 'TEXT': REASON", REASON one of "no
- * number", "negative, where 0 or more is needed", "not a whole number
- * (decimal, or hex after 0x)", "out of range (LO to HI)". `what` names the
- * number for the reader ("--n", "COUNT"). *value is untouched on failure. */
+ * number", "not a whole number (decimal, or hex after 0x)", "out of range
+ * (LO to HI)" (a negative number too). `what` names the number for the
+ * reader ("--n", "COUNT"). *value is untouched on failure. */
 int cured_number_unsigned(const char *what, const char *text, uint64_t lo,
                           uint64_t hi, uint64_t *value, char *err, size_t cap);
 

@@ -34,7 +34,11 @@ static int make_buffer(cured_model_arg *s, cured_model_memory *memory, uint64_t 
 {
     unsigned size = cured_model_arg_elem_size(s->type);
     void *file = NULL;
-    uint64_t bytes = s->count * size;
+    uint64_t bytes = 0;
+    if (s->init != CURED_MODEL_ARG_FILE &&
+        cured_model_buffer_bytes(s->name, cured_model_arg_type_name(s->type), s->count,
+                                 size, &bytes, err, cap) != 0)
+        return -1;
     if (s->init == CURED_MODEL_ARG_FILE) {
         file = cured_model_arg_read_file(s, &bytes, err, cap);
         if (file == NULL)
@@ -94,6 +98,11 @@ int cured_model_args_bind(const cured_model_module *module, int function, cured_
             snprintf(err, cap, "two buffers named %s", specs[i].name);
             return -1;
         }
+        uint64_t bytes;      /* before anything is allocated: the size rule */
+        if (specs[i].is_buffer && specs[i].init != CURED_MODEL_ARG_FILE &&
+            cured_model_buffer_bytes(specs[i].name, cured_model_arg_type_name(specs[i].type),
+                                     specs[i].count, size, &bytes, err, cap) != 0)
+            return -1;
     }
 
     size_t bytes = fn->param_bytes ? (size_t)fn->param_bytes : 1;

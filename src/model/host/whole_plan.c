@@ -192,11 +192,15 @@ static int make_buffers(cured_model_memory *mem, int kernel, cured_dtype dtype,
         return refuse(r, "temp_bytes: %s", cured_status_string(st));
     memset(b, 0, sizeof *b);
     *temp = NULL;
+    uint64_t in_bytes = 0;
+    if (cured_model_buffer_bytes("in", cured_dtype_name(dtype), n, (unsigned)es,
+                                 &in_bytes, r->error, sizeof r->error) != 0)
+        return -1;
     if (n > 0) {
-        cured_model_buffer *ib = cured_model_memory_alloc(mem, "in", in_offset + n * es, 1);
+        cured_model_buffer *ib = cured_model_memory_alloc(mem, "in", in_offset + in_bytes, 1);
         if (ib == NULL)
             return refuse(r, "out of host memory (in)");
-        memcpy(ib->data + in_offset, in, (size_t)(n * es));
+        memcpy(ib->data + in_offset, in, (size_t)in_bytes);
         b->in = ib->addr + in_offset;
     }
     *out = cured_model_memory_alloc(mem, "out", 2 * es, 0);

@@ -127,7 +127,7 @@ static void test_junk(void **state)
     }
     refuse_u("", 0, UINT64_MAX, "--x '': no number");
     refuse_u(NULL, 0, UINT64_MAX, "--x '': no number");
-    refuse_u("-5", 0, UINT64_MAX, "--x '-5': negative, where 0 or more is needed");
+    refuse_u("-5", 0, UINT64_MAX, "--x '-5': out of range (0 to 18446744073709551615)");
     refuse_u("-x", 0, UINT64_MAX, "--x '-x': not a whole number (decimal, or hex after 0x)");
     refuse_s("-", INT64_MIN, INT64_MAX, "v '-': not a whole number (decimal, or hex after 0x)");
     refuse_s("+5", INT64_MIN, INT64_MAX, "v '+5': not a whole number (decimal, or hex after 0x)");
