@@ -6,6 +6,7 @@
  *          cured_model_find_entry (a kernel by its CUDA or mangled name),
  *          cured_model_arg (kernel arguments from specs) and its functions,
  *          cured_model_args_bind, cured_model_buffer_print/_write_json,
+ *          cured_model_step_budget (a launch's default step limit),
  *          cured_model_catalogue_launch (a catalogue kernel's first launch),
  *          cured_model_plan_* (a catalogue kernel's whole launch plan)
  *
@@ -248,6 +249,10 @@ int cured_model_args_bind(const cured_model_module *module, int function,
                           cured_model_memory *memory, uint8_t **params,
                           size_t *params_size, char *err, size_t cap);
 
+/* The elements of every buffer among args (their counts summed; a file
+ * buffer counts once bound). Can't fail. */
+uint64_t cured_model_args_elements(const cured_model_arg *args, int nargs);
+
 /* The buffer argument named `name` among args, or NULL. */
 const cured_model_arg *cured_model_arg_find(const cured_model_arg *args,
                                             int nargs, const char *name);
@@ -260,6 +265,20 @@ void cured_model_buffer_print(FILE *out, const cured_model_arg *arg,
 /* Writes the same as one JSON object (without a trailing newline). */
 void cured_model_buffer_write_json(FILE *out, const cured_model_arg *arg,
                                    const cured_model_buffer *b, int all);
+
+/* ---------------------------------------------------------- step limit */
+
+/* The default step limit a host gives a launch (cured_model_launch.
+ * step_limit), scaled to its size: CURED_MODEL_STEP_BUDGET_PER_UNIT warp
+ * instructions per warp launched and per 32 elements of its buffers, and
+ * at least CURED_MODEL_STEP_BUDGET_FLOOR. Every catalogue kernel needs a
+ * small fraction of it at any n, and an endless loop in a small launch
+ * stops within seconds. `elements` is what its buffers hold
+ * (cured_model_args_elements). Saturates instead of wrapping; can't fail. */
+#define CURED_MODEL_STEP_BUDGET_PER_UNIT 1024
+#define CURED_MODEL_STEP_BUDGET_FLOOR ((uint64_t)1 << 24)
+uint64_t cured_model_step_budget(cured_model_dim3 grid, cured_model_dim3 block,
+                                 uint64_t elements);
 
 /* ---------------------------------------------------- catalogue kernels */
 
@@ -317,7 +336,8 @@ typedef struct cured_model_plan_result {
 typedef struct cured_model_plan_watch {
     const cured_model_observer *observers; /* run beside the checks */
     int nobservers;
-    uint64_t step_limit;         /* per launch; 0: the model's default */
+    uint64_t step_limit;         /* per launch; 0: each launch's
+                                    cured_model_step_budget */
     /* Called before launch k runs `function` (an index into the module):
      * where a caller prepares per-entry state (the SASS facts of the
      * counters). Returns 0, or -1 with one line in err to stop the run
@@ -331,15 +351,16 @@ typedef struct cured_model_plan_watch {
  * a device of shape *device (cured_catalogue_plan_on), launch after launch
  * with the buffers and parameters libcured passes (docs/kernels.md), in
  * the model, from the catalogue module m (the embedded PTX, parsed). Every
- * launch runs with the checks attached; *out and the scratch's partial
+ * launch runs with the checks attached, and the step limit
+ * cured_model_step_budget gives its size; *out and the scratch's partial
  * sums start poisoned and unwritten, so a read of a value no launch wrote
  * is a finding. Fills *r (cured_model_plan_result_clear frees it).
  * Returns 0 when the plan ran: then r->completed says whether every launch
  * finished (a launch with an error finding stops the plan, as a fault
  * stops a stream) and r->value holds *out. Returns -1 with r->error when it
- * could not: an argument the dispatch rejects, no entry in m for a
- * launch's kernel, dtype and block, a launch the model refuses, out of
- * host memory. */
+ * could not: an argument the dispatch rejects, an input over
+ * cured_model_buffer_bytes's limit, no entry in m for a launch's kernel,
+ * dtype and block, a launch the model refuses, out of host memory. */
 int cured_model_plan_run_catalogue(const cured_model_module *m, int kernel,
                                    cured_dtype dtype, const void *in, uint64_t n,
                                    int block, const cured_device_shape *device,

@@ -19,6 +19,7 @@
 #include "cured_model_host.h"
 #include "json_out.h"
 #include "model_options.h"
+#include "model_notes.h"
 #include "lesson_table.h"
 #include "model_whole_plan.h"
 
@@ -221,6 +222,7 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
         cured_model_buffer_print(stdout, cured_model_arg_find(specs, nspecs, o->prints[i].name),
                          cured_model_memory_find_named(r->memory, o->prints[i].name),
                          o->prints[i].all);
+    cli_model_print_notes(stdout, f, o->step_limit == 0);
 }
 
 /* The JSON report: one object. */
@@ -271,7 +273,9 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
                         cured_model_memory_find_named(r->memory, o->prints[i].name),
                         o->prints[i].all);
     }
-    printf("%s},\n  \"exit_status\": %d\n}\n", o->nprints ? "\n  " : "", status);
+    printf("%s},\n  ", o->nprints ? "\n  " : "");
+    cli_model_json_trust(stdout, &r->result.findings);
+    printf(",\n  \"exit_status\": %d\n}\n", status);
 }
 
 /* The exit status of a finished run: 1 for error findings, an incomplete
@@ -337,7 +341,9 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     l->params = r->params;
     l->params_size = params_size;
     l->memory = r->memory;
-    l->step_limit = o->step_limit;
+    l->step_limit = o->step_limit ? o->step_limit
+                                  : cured_model_step_budget(l->grid, l->block,
+                                                            cured_model_args_elements(specs, nspecs));
     l->observers = observers;
     l->nobservers = nobservers;
     l->check_uninit_global = 1;

@@ -19,6 +19,7 @@
 #include "cured_model.h"
 #include "cured_model_host.h"
 #include "json_out.h"
+#include "model_notes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -272,6 +273,7 @@ static void print_text(const cli_model_options *o, const whole_run *w)
     if (r->state_dirty)
         printf("note: the scratch's state area is not zero after the plan\n");
     print_sum(w);
+    cli_model_print_notes(stdout, &r->findings, o->step_limit == 0);
 }
 
 /* Writes the element at p as a JSON value: a number, or "nan"/"inf". */
@@ -345,9 +347,10 @@ static void print_json(const cli_model_options *o, const whole_run *w, int statu
     if (is_float(w->dtype))
         printf(", \"bound\": %.17g, \"additions\": %llu", w->ref.bound,
                (unsigned long long)w->ref.additions);
-    printf("},\n  \"wrote_past_out\": %s,\n  \"state_area_zero\": %s,\n"
-           "  \"exit_status\": %d\n}\n", r->wrote_past_out ? "true" : "false",
-           r->state_dirty ? "false" : "true", status);
+    printf("},\n  \"wrote_past_out\": %s,\n  \"state_area_zero\": %s,\n  ",
+           r->wrote_past_out ? "true" : "false", r->state_dirty ? "false" : "true");
+    cli_model_json_trust(stdout, &r->findings);
+    printf(",\n  \"exit_status\": %d\n}\n", status);
 }
 
 int cli_model_whole_plan(const cli_model_options *o)

@@ -154,7 +154,11 @@ static int run_launch(const cured_model_module *m, int fn, int k, const cured_la
         .block = {(uint32_t)l->block, 1, 1},
         .dynamic_shared_bytes = (uint32_t)l->shared_bytes, .params = params,
         .params_size = (size_t)m->functions[fn].param_bytes, .memory = mem,
-        .step_limit = w != NULL ? w->step_limit : 0,
+        .step_limit = w != NULL && w->step_limit != 0
+                          ? w->step_limit
+                          : cured_model_step_budget((cured_model_dim3){(uint32_t)l->grid, 1, 1},
+                                                    (cured_model_dim3){(uint32_t)l->block, 1, 1},
+                                                    l->n + l->grid),
         .observers = obs, .nobservers = nobs, .check_uninit_global = 1};
     cured_model_result result;
     memset(&result, 0, sizeof result);
