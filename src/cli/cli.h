@@ -1,6 +1,7 @@
 /* cli.h - the `cured` command line: one function per subcommand.
  *
- * defines: cli_command, cli_commands, cli_fail, cmd_tour, cmd_list, cmd_version,
+ * defines: cli_command, cli_commands, cli_fail, cli_fail_json, cmd_tour, cmd_list,
+ *          cmd_version,
  *          cmd_model, cmd_bench (CUDA builds only)
  *
  * Every subcommand gets argv starting at its own name (getopt_long-ready),
@@ -24,6 +25,11 @@ extern const cli_command cli_commands[];
  * subcommand can `return cli_fail(...)`. */
 int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Prints the last cli_fail's message on stdout as one JSON object,
+ * {"error": "MESSAGE", "exit_status": 2}: for a command run with --json,
+ * whose reader expects JSON on stdout even when it fails. */
+void cli_fail_json(void);
 
 int cmd_tour(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -11,7 +11,7 @@
  * (or all of it as one JSON object); --whole-plan hands the catalogue
  * kernel's whole launch plan to model_whole_plan.c. Exit 0: ran with no
  * error findings; 1: error findings (any finding with --strict); 2: bad
- * usage or input.
+ * usage or input (with --json, also as a JSON object on stdout).
  */
 #include "cli.h"
 #include "cured.h"
@@ -103,10 +103,9 @@ static int load_catalogue(const cli_model_options *o, model_run_state *r,
     if (rc != CURED_MODEL_CATALOGUE_OK)
         return cli_fail(CMD, "the embedded PTX has no entry for %s %s", o->kernel,
                         o->dtype);
-    r->function = o->entry ? pick_entry(r->src.module, o->entry, r->src.label)
-                           : cured_model_find_function(r->src.module, r->entry);
+    r->function = cured_model_find_function(r->src.module, r->entry);
     if (r->function < 0)
-        return 2;
+        return cli_fail(CMD, "the embedded PTX has no entry %s", r->entry);
     r->launch.grid = plan.grid;
     r->launch.block = plan.block;
     r->launch.dynamic_shared_bytes = plan.dynamic_shared;
@@ -374,16 +373,20 @@ int cmd_model(int argc, char **argv)
         cli_model_usage(stdout);
         return 0;
     }
+    int status;
     if (parsed != CLI_MODEL_PARSE_OK)
-        return cli_fail(CMD, "%s", err);
-    if (o.lesson_table)
-        return cli_lesson_table(o.json);
-    if (o.whole_plan)
-        return cli_model_whole_plan(&o);
-
-    model_run_state r;
-    memset(&r, 0, sizeof r);
-    int status = run_model(&o, &r);
-    run_free(&r);
+        status = cli_fail(CMD, "%s", err);
+    else if (o.lesson_table)
+        status = cli_lesson_table(o.json);
+    else if (o.whole_plan)
+        status = cli_model_whole_plan(&o);
+    else {
+        model_run_state r;
+        memset(&r, 0, sizeof r);
+        status = run_model(&o, &r);
+        run_free(&r);
+    }
+    if (status == 2 && o.json)       /* bad usage or input, as JSON too */
+        cli_fail_json();
     return status;
 }

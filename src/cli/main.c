@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "cured.h"
+#include "json_out.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,15 +21,25 @@ const cli_command cli_commands[] = {
     {NULL, NULL, NULL},
 };
 
+/* The message of the last cli_fail, for cli_fail_json. The process runs
+ * one command and stops, so one line is all there is to keep. */
+static char last_failure[1024];
+
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "cured %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(last_failure, sizeof last_failure, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "cured %s: %s\n", cmd, last_failure);
     return 2;
+}
+
+void cli_fail_json(void)
+{
+    printf("{\"error\": ");
+    cured_json_string(stdout, last_failure);
+    printf(", \"exit_status\": 2}\n");
 }
 
 static void print_usage(FILE *out)

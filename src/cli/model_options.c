@@ -103,49 +103,183 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
     OPT_STEPS, OPT_LESSON_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
-    OPT_WHOLE_PLAN, OPT_DEVICE
+    OPT_WHOLE_PLAN, OPT_DEVICE, OPT_FORCE
 };
+
+static const struct option options[] = {
+    {"dtype", required_argument, NULL, 'd'},
+    {"ptx", required_argument, NULL, OPT_PTX},
+    {"cu", required_argument, NULL, OPT_CU},
+    {"entry", required_argument, NULL, 'e'},
+    {"sass", required_argument, NULL, OPT_SASS},
+    {"no-sass", no_argument, NULL, OPT_NO_SASS},
+    {"grid", required_argument, NULL, 'g'},
+    {"block", required_argument, NULL, 'b'},
+    {"shared", required_argument, NULL, OPT_SHARED},
+    {"arg", required_argument, NULL, 'a'},
+    {"n", required_argument, NULL, OPT_N},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"print", required_argument, NULL, 'p'},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"step-limit", required_argument, NULL, OPT_STEP_LIMIT},
+    {"steps", no_argument, NULL, OPT_STEPS},
+    {"lesson-table", no_argument, NULL, OPT_LESSON_TABLE},
+    {"whole-plan", no_argument, NULL, OPT_WHOLE_PLAN},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+#define SHORT_OPTIONS ":d:e:g:b:a:p:h"
+
+/* The options given, by code, in the order given (repeats too), so a mode
+ * can name the first one that does not apply to it. */
+typedef struct given_options {
+    int code[512];
+    int count;
+    char name[32];           /* the last name option_name wrote */
+} given_options;
+
+/* "--NAME" of option code `code`, written into g->name. */
+static const char *option_name(given_options *g, int code)
+{
+    snprintf(g->name, sizeof g->name, "?");
+    for (size_t i = 0; options[i].name != NULL; i++)
+        if (options[i].val == code)
+            snprintf(g->name, sizeof g->name, "--%s", options[i].name);
+    return g->name;
+}
+
+/* The name of the first given option whose code is not in `allowed` (a
+ * list ending in 0), or NULL. */
+static const char *first_not_allowed(given_options *g, const int *allowed)
+{
+    for (int i = 0; i < g->count; i++) {
+        int ok = 0;
+        for (const int *a = allowed; *a != 0; a++)
+            ok |= *a == g->code[i];
+        if (!ok)
+            return option_name(g, g->code[i]);
+    }
+    return NULL;
+}
+
+/* The name of the first given option whose code is in `codes` (a list
+ * ending in 0), or NULL. */
+static const char *first_given(given_options *g, const int *codes)
+{
+    for (int i = 0; i < g->count; i++)
+        for (const int *c = codes; *c != 0; c++)
+            if (*c == g->code[i])
+                return option_name(g, *c);
+    return NULL;
+}
+
+/* 1 when --json is among argv, by the same table and rules the parse
+ * uses (an option's value that reads "--json" is not it; "--js" is). A
+ * usage error is then reported as JSON too, wherever --json stands. */
+static int wants_json(int argc, char **argv)
+{
+    int json = 0, opt;
+    optind = 0;                /* a full re-initialisation (glibc, musl) */
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, SHORT_OPTIONS, options, NULL)) != -1)
+        json |= opt == OPT_JSON;
+    return json;
+}
+
+/* Checks that every option given applies to the mode the options chose:
+ * the lesson table, a whole plan, a catalogue kernel's launch or a
+ * --ptx/--cu kernel's. Returns CLI_MODEL_PARSE_OK, or _ERROR with one line
+ * in err naming the first option that does not. */
+static int check_mode(const cli_model_options *o, given_options *g, char *err,
+                      size_t cap)
+{
+    static const int lesson[] = {OPT_LESSON_TABLE, OPT_JSON, 0};
+    static const int whole[] = {OPT_WHOLE_PLAN, 'd', OPT_N, OPT_SEED, 'b', OPT_DEVICE,
+                                OPT_SASS, OPT_NO_SASS, OPT_STEP_LIMIT, OPT_STRICT,
+                                OPT_JSON, OPT_FORCE, 0};
+    static const int catalogue_only[] = {'d', OPT_N, OPT_SEED, OPT_DEVICE, 0};
+    static const int files_only[] = {'e', 0};
+    const char *which;
+    if (o->lesson_table) {
+        if (o->kernel != NULL) {
+            snprintf(err, cap, "--lesson-table runs its own four kernels on 64 values: "
+                     "it takes no KERNEL ('%s')", o->kernel);
+            return CLI_MODEL_PARSE_ERROR;
+        }
+        if ((which = first_not_allowed(g, lesson)) != NULL) {
+            snprintf(err, cap, "--lesson-table runs its own four kernels on 64 values "
+                     "and takes only --json: not %s", which);
+            return CLI_MODEL_PARSE_ERROR;
+        }
+        return CLI_MODEL_PARSE_OK;
+    }
+    int sources = (o->kernel != NULL) + (o->ptx_path != NULL) + (o->cu_path != NULL);
+    if (sources == 0) {
+        snprintf(err, cap, "what to run? a catalogue KERNEL (cured list), "
+                 "--ptx FILE or --cu FILE (see cured model --help)");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (sources > 1) {
+        snprintf(err, cap, "one of KERNEL, --ptx and --cu, not %s",
+                 o->kernel ? "a KERNEL and a file" : "both files");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->whole_plan && o->kernel == NULL) {
+        snprintf(err, cap, "--whole-plan runs a catalogue KERNEL's launch plan, "
+                 "not %s (see cured list)", o->ptx_path ? "--ptx" : "--cu");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->whole_plan && (which = first_not_allowed(g, whole)) != NULL) {
+        snprintf(err, cap, "--whole-plan runs the dispatch's own launches "
+                 "and buffers: it takes no %s", which);
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->kernel == NULL && (which = first_given(g, catalogue_only)) != NULL) {
+        snprintf(err, cap, "%s is for catalogue kernels: give a --ptx/--cu "
+                 "kernel its arguments with --arg", which);
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->kernel != NULL && (which = first_given(g, files_only)) != NULL) {
+        snprintf(err, cap, "%s picks a kernel of a --ptx/--cu module: the catalogue "
+                 "runs %s's own entry for --dtype and --block", which, o->kernel);
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    static const int seed[] = {OPT_SEED, 0};
+    if (o->kernel != NULL && o->nargs > 0 && first_given(g, seed) != NULL) {
+        snprintf(err, cap, "--seed is for the input --n builds: with --arg, "
+                 "give the input's own random@SEED");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    return CLI_MODEL_PARSE_OK;
+}
 
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
                             char *err, size_t cap)
 {
-    static const struct option options[] = {
-        {"dtype", required_argument, NULL, 'd'},
-        {"ptx", required_argument, NULL, OPT_PTX},
-        {"cu", required_argument, NULL, OPT_CU},
-        {"entry", required_argument, NULL, 'e'},
-        {"sass", required_argument, NULL, OPT_SASS},
-        {"no-sass", no_argument, NULL, OPT_NO_SASS},
-        {"grid", required_argument, NULL, 'g'},
-        {"block", required_argument, NULL, 'b'},
-        {"shared", required_argument, NULL, OPT_SHARED},
-        {"arg", required_argument, NULL, 'a'},
-        {"n", required_argument, NULL, OPT_N},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"print", required_argument, NULL, 'p'},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"step-limit", required_argument, NULL, OPT_STEP_LIMIT},
-        {"steps", no_argument, NULL, OPT_STEPS},
-        {"lesson-table", no_argument, NULL, OPT_LESSON_TABLE},
-        {"whole-plan", no_argument, NULL, OPT_WHOLE_PLAN},
-        {"device", required_argument, NULL, OPT_DEVICE},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"strict", no_argument, NULL, OPT_STRICT},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     memset(o, 0, sizeof *o);
     o->dtype = "f32";
     o->n = 1024;
     o->seed = CURED_MODEL_ARG_DEFAULT_SEED;
     o->device = cured_device_presets(NULL);
-    int opt, have_dtype = 0, have_seed = 0, have_device = 0;
+    o->json = wants_json(argc, argv);
+    given_options given;
+    given.count = 0;
+    int opt;
     uint64_t v;
-    optind = 1;
+    optind = 0;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":d:e:g:b:a:p:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, SHORT_OPTIONS, options, NULL)) != -1) {
+        if (given.count == (int)(sizeof given.code / sizeof given.code[0])) {
+            snprintf(err, cap, "more than %d options", given.count);
+            return CLI_MODEL_PARSE_ERROR;
+        }
+        given.code[given.count++] = opt;
         switch (opt) {
-        case 'd': o->dtype = optarg; have_dtype = 1; break;
+        case 'd': o->dtype = optarg; break;
         case OPT_PTX: o->ptx_path = optarg; break;
         case OPT_CU: o->cu_path = optarg; break;
         case 'e': o->entry = optarg; break;
@@ -187,7 +321,6 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             if (cured_number_unsigned("--seed", optarg, 0, UINT64_MAX, &o->seed, err,
                                       cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
-            have_seed = 1;
             break;
         case 'p':
         case OPT_OUT: {
@@ -218,10 +351,10 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
                 snprintf(err, cap, "unknown --device '%s' (h200 h100 a100)", optarg);
                 return CLI_MODEL_PARSE_ERROR;
             }
-            have_device = 1;
             break;
         case OPT_JSON: o->json = 1; break;
         case OPT_STRICT: o->strict = 1; break;
+        case OPT_FORCE: o->force = 1; break;
         case 'h': return CLI_MODEL_PARSE_HELP;
         case ':':
             snprintf(err, cap, "%s needs a value", argv[optind - 1]);
@@ -238,58 +371,9 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         snprintf(err, cap, "unexpected argument '%s'", argv[optind]);
         return CLI_MODEL_PARSE_ERROR;
     }
-
     if (o->sass_path && o->no_sass) {
         snprintf(err, cap, "--sass and --no-sass: one or the other");
         return CLI_MODEL_PARSE_ERROR;
     }
-    if (o->lesson_table) {
-        if (o->kernel || o->ptx_path || o->cu_path || o->nargs || o->have_n ||
-            o->sass_path || o->whole_plan) {
-            snprintf(err, cap, "--lesson-table runs its own four kernels: it takes "
-                     "no KERNEL, --ptx, --cu, --arg, --n, --sass or --whole-plan");
-            return CLI_MODEL_PARSE_ERROR;
-        }
-        return CLI_MODEL_PARSE_OK;
-    }
-    int sources = (o->kernel != NULL) + (o->ptx_path != NULL) + (o->cu_path != NULL);
-    if (sources == 0) {
-        snprintf(err, cap, "what to run? a catalogue KERNEL (cured list), "
-                 "--ptx FILE or --cu FILE (see cured model --help)");
-        return CLI_MODEL_PARSE_ERROR;
-    }
-    if (sources > 1) {
-        snprintf(err, cap, "one of KERNEL, --ptx and --cu, not %s",
-                 o->kernel ? "a KERNEL and a file" : "both files");
-        return CLI_MODEL_PARSE_ERROR;
-    }
-    if (o->whole_plan && o->kernel == NULL) {
-        snprintf(err, cap, "--whole-plan runs a catalogue KERNEL's launch plan, "
-                 "not %s (see cured list)", o->ptx_path ? "--ptx" : "--cu");
-        return CLI_MODEL_PARSE_ERROR;
-    }
-    if (o->whole_plan) {
-        const char *which = o->have_grid ? "--grid" : o->have_shared ? "--shared"
-                          : o->nargs ? "--arg" : o->entry ? "--entry"
-                          : o->nprints ? "--print" : o->nouts ? "--out"
-                          : o->steps ? "--steps" : NULL;
-        if (which != NULL) {
-            snprintf(err, cap, "--whole-plan runs the dispatch's own launches "
-                     "and buffers: it takes no %s", which);
-            return CLI_MODEL_PARSE_ERROR;
-        }
-    }
-    if (o->kernel == NULL && (have_dtype || o->have_n || have_seed || have_device)) {
-        snprintf(err, cap, "%s is for catalogue kernels: give a --ptx/--cu "
-                 "kernel its arguments with --arg",
-                 have_dtype ? "--dtype" : o->have_n ? "--n"
-                 : have_seed ? "--seed" : "--device");
-        return CLI_MODEL_PARSE_ERROR;
-    }
-    if (o->kernel != NULL && o->nargs > 0 && have_seed) {
-        snprintf(err, cap, "--seed is for the input --n builds: with --arg, "
-                 "give the input's own random@SEED");
-        return CLI_MODEL_PARSE_ERROR;
-    }
-    return CLI_MODEL_PARSE_OK;
+    return check_mode(o, &given, err, cap);
 }

@@ -10,7 +10,8 @@
 # NOMATCH look at stdout, STDERR at stderr. SAME is a regex with two groups
 # that must match stdout and capture the same text (a value and the
 # reference printed beside it: CMake's regexes have no backreferences). Exit 2 must come with exactly one
-# line on stderr and nothing on stdout (the CLI's convention). JSON=1 checks
+# line on stderr and nothing on stdout (the CLI's convention); with JSON=1,
+# stdout must hold that line as {"error": "...", "exit_status": 2}. JSON=1 checks
 # that stdout is one JSON document (python3 -m json.tool, when python3 is
 # there).
 string(REPLACE "^^" ";" args "${ARGS}")
@@ -26,7 +27,17 @@ endif()
 if(RC EQUAL 2)
   string(REGEX MATCHALL "\n" newlines "${err}")
   list(LENGTH newlines lines)
-  if(NOT lines EQUAL 1 OR NOT out STREQUAL "")
+  if(JSON)
+    # with --json, the same line as a JSON object on stdout, too
+    string(REGEX REPLACE "^cured model: (.*)\n$" "\\1" message "${err}")
+    string(REPLACE "\\" "\\\\" message "${message}")
+    string(REPLACE "\"" "\\\"" message "${message}")
+    set(want "{\"error\": \"${message}\", \"exit_status\": 2}\n")
+    if(NOT lines EQUAL 1 OR NOT out STREQUAL want)
+      message(FATAL_ERROR "exit 2 with --json wants one line on stderr and "
+              "on stdout ${want}\n${shown}")
+    endif()
+  elseif(NOT lines EQUAL 1 OR NOT out STREQUAL "")
     message(FATAL_ERROR "exit 2 wants one line on stderr, nothing on stdout\n${shown}")
   endif()
 endif()
