@@ -238,12 +238,19 @@ int cured_model_dim3_parse(const char *text, const char *what,
  * kernel's parameter block out in a new malloc'd block (*params,
  * *params_size = the function's parameter bytes). The arguments are
  * matched to the entry's parameters in order: a buffer goes to a 64-bit
- * parameter (its device address), a scalar to a parameter of its own
- * size. Returns 0, or -1 with one line in err naming the parameter (the
- * block is then not allocated; buffers already made stay in memory): a
- * missing or extra argument, a buffer for a parameter that is not 8 bytes,
- * a scalar whose size is not its parameter's, two buffers with one name, a
- * file that cannot be read, out of memory. */
+ * integer or untyped parameter (its device address), a scalar to a
+ * parameter of its own size and kind: a float (f32, f64) to a float
+ * parameter, an integer to an integer one (f32:1000 is not the bits of
+ * 1000.0f for a .u32: write u32:0x447a0000 for those), where signedness
+ * differs only a value both types hold (s32:5 for a .u32 is 5; s32:-1 is
+ * refused, u32:4294967295 meant); an untyped .bN parameter takes any
+ * scalar of its size. Returns 0, or -1 with one line in err naming the
+ * parameter and both types (the block is then not allocated; buffers
+ * already made stay in memory): a missing or extra argument, a buffer for a
+ * parameter that is not 8 bytes or is a float, a scalar whose size or kind
+ * is not its parameter's, two buffers with one name, a buffer over
+ * cured_model_buffer_bytes's limit, a file that cannot be read, out of
+ * memory. */
 int cured_model_args_bind(const cured_model_module *module, int function,
                           cured_model_arg *args, int nargs,
                           cured_model_memory *memory, uint8_t **params,

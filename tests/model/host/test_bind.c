@@ -86,6 +86,97 @@ static void test_binds_matching_types(void **state)
     assert_non_null(cured_model_memory_find_named(fx->memory, "x"));
 }
 
+/* Binds specs with `spec` in place `index` and expects the failure
+ * `message`. */
+static void bind_fails(bind_fixture *fx, int index, const char *spec, const char *message)
+{
+    const char *specs[6] = {"x=f32[4]:ones", "u32:7", "s32:-7", "f32:1.5", "f32:2",
+                            "f64:0.25"};
+    specs[index] = spec;
+    char err[256] = "";
+    assert_int_equal(bind(fx, specs, err, sizeof err), -1);
+    assert_string_equal(err, message);
+}
+
+/* Binds specs with `spec` in place `index`; expects success and the
+ * parameter's bytes to be `bits`. */
+static void bind_bits(bind_fixture *fx, int index, const char *spec, uint64_t bits)
+{
+    const char *specs[6] = {"x=f32[4]:ones", "u32:7", "s32:-7", "f32:1.5", "f32:2",
+                            "f64:0.25"};
+    specs[index] = spec;
+    cured_model_arg args[6];
+    char err[256] = "";
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(cured_model_arg_parse(specs[i], &args[i], err, sizeof err), 0);
+    uint8_t *params = NULL;
+    size_t size = 0;
+    if (cured_model_args_bind(fx->module, fx->function, args, 6, fx->memory, &params,
+                              &size, err, sizeof err) != 0)
+        fail_msg("'%s' for parameter %d: %s", spec, index + 1, err);
+    /* offsets: ptr 0, u 8, s 12, f 16, b 20, d 24 */
+    static const size_t offset[6] = {0, 8, 12, 16, 20, 24};
+    uint64_t got = 0;
+    memcpy(&got, params + offset[index], index == 5 || index == 0 ? 8 : 4);
+    free(params);
+    assert_int_equal(got, bits);
+}
+
+/* A float for an integer parameter, or an integer for a float one, is
+ * refused, naming the parameter and both types: f32:1000 for a .u32 once
+ * ran with the bits of 1000.0f (1148846080). */
+static void test_float_integer_mismatch(void **state)
+{
+    bind_fixture *fx = *state;
+    bind_fails(fx, 1, "f32:1000",
+               "--arg 2 is f32:1000, a float, but parameter 2 (k_u, .u32, 4 bytes) is an "
+               "integer: give u32:VALUE, or the float's bits in hex, u32:0x447a0000");
+    bind_fails(fx, 2, "f32:-1.5",
+               "--arg 3 is f32:-1.5, a float, but parameter 3 (k_s, .s32, 4 bytes) is an "
+               "integer: give s32:VALUE, or the float's bits in hex, s32:0xbfc00000");
+    bind_fails(fx, 3, "u32:2",
+               "--arg 4 is u32:2, an integer, but parameter 4 (k_f, .f32, 4 bytes) is a "
+               "float: give f32:VALUE");
+    bind_fails(fx, 5, "s64:1",
+               "--arg 6 is s64:1, an integer, but parameter 6 (k_d, .f64, 8 bytes) is a "
+               "float: give f64:VALUE");
+    bind_fails(fx, 5, "d=f64[2]:ones",
+               "--arg 6 is buffer d, but parameter 6 (k_d, .f64, 8 bytes) is a float, not "
+               "an address");
+    /* the float's bits, asked for in hex, are fine */
+    bind_bits(fx, 1, "u32:0x447a0000", 0x447a0000u);
+}
+
+/* Signed for unsigned and back: fine while the value is one both types
+ * hold, refused (with the value the parameter would read) when not. */
+static void test_signedness(void **state)
+{
+    bind_fixture *fx = *state;
+    bind_bits(fx, 1, "s32:5", 5);
+    bind_bits(fx, 2, "u32:7", 7);
+    bind_bits(fx, 2, "u32:2147483647", 2147483647u);
+    bind_fails(fx, 1, "s32:-1",
+               "--arg 2 is s32:-1, but parameter 2 (k_u, .u32, 4 bytes) is unsigned and "
+               "reads those bits as 4294967295: give u32:4294967295 if that is meant");
+    bind_fails(fx, 2, "u32:4294967295",
+               "--arg 3 is u32:4294967295, but parameter 3 (k_s, .s32, 4 bytes) is signed "
+               "and reads those bits as -1: give s32:-1 if that is meant");
+    bind_fails(fx, 2, "u32:0x80000000",
+               "--arg 3 is u32:2147483648, but parameter 3 (k_s, .s32, 4 bytes) is signed "
+               "and reads those bits as -2147483648: give s32:-2147483648 if that is meant");
+}
+
+/* An untyped .b32 takes any 4-byte scalar: its bits as written. */
+static void test_untyped_takes_any_kind(void **state)
+{
+    bind_fixture *fx = *state;
+    bind_bits(fx, 4, "f32:1.5", 0x3fc00000u);
+    bind_bits(fx, 4, "s32:-1", 0xffffffffu);
+    bind_bits(fx, 4, "u32:9", 9);
+    bind_fails(fx, 4, "u64:9",
+               "--arg 5 is a 8-byte u64, but parameter 5 (k_b, .b32, 4 bytes)");
+}
+
 // ----------------------------------------------------------------------------
 // The size rule
 
@@ -203,6 +294,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_binds_matching_types, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_float_integer_mismatch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_signedness, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_untyped_takes_any_kind, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bind_refuses_wrapping_buffer, setup, teardown),
         cmocka_unit_test(test_buffer_bytes_rule),
         cmocka_unit_test(test_catalogue_n_keeps_the_rule),
