@@ -7,6 +7,8 @@
  *          cured_model_arg (kernel arguments from specs) and its functions,
  *          cured_model_args_bind, cured_model_buffer_print/_write_json,
  *          cured_model_step_budget (a launch's default step limit),
+ *          cured_model_launch_bytes/_plan_bytes/_host_memory_free/
+ *          _memory_fits (whether a run fits in host memory),
  *          cured_model_catalogue_launch (a catalogue kernel's first launch),
  *          cured_model_plan_* (a catalogue kernel's whole launch plan)
  *
@@ -286,6 +288,39 @@ void cured_model_buffer_write_json(FILE *out, const cured_model_arg *arg,
 #define CURED_MODEL_STEP_BUDGET_FLOOR ((uint64_t)1 << 24)
 uint64_t cured_model_step_budget(cured_model_dim3 grid, cured_model_dim3 block,
                                  uint64_t elements);
+
+/* ------------------------------------------------------- host memory */
+
+/* The host memory (bytes, roughly: an upper bound of the small parts) a
+ * launch of `function` of module takes in the model with these arguments
+ * (bound or not: a file buffer without a COUNT is sized from its file):
+ * every buffer, again for a file's bytes (read, then copied in) and for an
+ * unwritten buffer's shadow (a byte per byte), the module's .global data,
+ * and one block's state (registers and local memory per thread, shared
+ * memory and the checks' state of it). Saturates; can't fail. */
+uint64_t cured_model_launch_bytes(const cured_model_module *module, int function,
+                                  const cured_model_arg *args, int nargs,
+                                  cured_model_dim3 block, uint32_t dynamic_shared);
+
+/* The same for a whole plan of catalogue kernel `kernel` over n values of
+ * dtype with blocks of `block` (cured_model_plan_run_catalogue): the
+ * input, *out, the scratch and their shadows, the largest block's state
+ * (module: the catalogue PTX). The caller's own copy of the input is not
+ * counted. Saturates; can't fail. */
+uint64_t cured_model_plan_bytes(const cured_model_module *module, int kernel,
+                                cured_dtype dtype, uint64_t n, int block);
+
+/* The host memory this process can still use, into *bytes: the least of
+ * the system's available memory (/proc/meminfo MemAvailable, else
+ * sysconf(_SC_AVPHYS_PAGES)), a cgroup's limit less its usage, and the
+ * room under this process's address-space limit (ulimit -v). Returns 0,
+ * or -1 when none of them can be read. */
+int cured_model_host_memory_free(uint64_t *bytes);
+
+/* Returns 0 when a run that needs `need` bytes fits in `available`, else
+ * -1 with one line in err: "this run needs about 17.2 GiB of host memory
+ * (...) and 12.3 GiB is free". */
+int cured_model_memory_fits(uint64_t need, uint64_t available, char *err, size_t cap);
 
 /* ---------------------------------------------------- catalogue kernels */
 

@@ -18,6 +18,7 @@
 #include "cured_model.h"
 #include "cured_model_host.h"
 #include "json_out.h"
+#include "model_memory.h"
 #include "model_options.h"
 #include "model_notes.h"
 #include "lesson_table.h"
@@ -308,6 +309,11 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     if (o->have_shared)
         r->launch.dynamic_shared_bytes = o->shared;
     if ((rc = check_outputs(o, specs, nspecs)) != 0)
+        return rc;
+    if ((rc = cli_model_check_memory(cured_model_launch_bytes(r->src.module, r->function,
+                                                              specs, nspecs, r->launch.block,
+                                                              r->launch.dynamic_shared_bytes),
+                                     o->force)) != 0)
         return rc;
 
     r->memory = cured_model_memory_new();

@@ -19,6 +19,7 @@
 #include "cured_model.h"
 #include "cured_model_host.h"
 #include "json_out.h"
+#include "model_memory.h"
 #include "model_notes.h"
 
 #include <math.h>
@@ -171,6 +172,11 @@ static int run_whole_plan(const cli_model_options *o, whole_run *w)
     if (cured_model_buffer_bytes("in", o->dtype, o->n, (unsigned)cured_dtype_size(w->dtype),
                                  &in_bytes, err, sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
+    int rc = cli_model_check_memory(in_bytes + cured_model_plan_bytes(w->src.module, w->kernel,
+                                                                      w->dtype, o->n, w->block),
+                                    o->force);
+    if (rc != 0)
+        return rc;
     w->input = malloc((size_t)in_bytes);
     w->counters = cured_model_counters_new(w->src.module,
                                      cured_model_find_function(w->src.module, entry));

@@ -3,7 +3,8 @@
 #
 #   cmake -DCURED=path/to/cured -DARGS="model^^--ptx^^f.ptx" -DRC=0 (or 0|1)
 #         [-DMATCH="re1^^re2"] [-DNOMATCH="re"] [-DSTDERR="re"] [-DSAME="re"]
-#         [-DJSON=1] [-DOUT_FILE=path -DOUT_BYTES=n] -P expect.cmake
+#         [-DJSON=1] [-DOUT_FILE=path -DOUT_BYTES=n] [-DULIMIT_V=KiB]
+#         -P expect.cmake
 #
 # Lists are joined with ^^ (a ';' would not survive add_test). RC may name
 # several statuses (0|1), for a case whose status is not what it checks. MATCH and
@@ -13,12 +14,18 @@
 # line on stderr and nothing on stdout (the CLI's convention); with JSON=1,
 # stdout must hold that line as {"error": "...", "exit_status": 2}. JSON=1 checks
 # that stdout is one JSON document (python3 -m json.tool, when python3 is
-# there).
+# there). ULIMIT_V runs it under `ulimit -v KiB`: a process with that much
+# memory to use, whatever the machine has.
 string(REPLACE "^^" ";" args "${ARGS}")
 if(DEFINED OUT_FILE)
   file(REMOVE "${OUT_FILE}")
 endif()
-execute_process(COMMAND ${CURED} ${args} RESULT_VARIABLE rc
+if(DEFINED ULIMIT_V)     # under an address-space limit of ULIMIT_V KiB
+  set(command sh -c "ulimit -v ${ULIMIT_V} && exec \"$0\" \"$@\"" ${CURED} ${args})
+else()
+  set(command ${CURED} ${args})
+endif()
+execute_process(COMMAND ${command} RESULT_VARIABLE rc
                 OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(shown "cured ${args}\n--- exit ${rc}, stdout:\n${out}--- stderr:\n${err}")
 if(NOT "${rc}" MATCHES "^(${RC})$")
