@@ -21,6 +21,7 @@
 #include "model_memory.h"
 #include "model_options.h"
 #include "model_notes.h"
+#include "model_progress.h"
 #include "lesson_table.h"
 #include "model_whole_plan.h"
 
@@ -331,9 +332,12 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     if (cured_model_sass_source_apply(&r->sass, r->src.module, r->function, r->counters, err,
                        sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
-    cured_model_observer observers[3] = {cured_model_counters_observer(r->counters),
-                                   cured_model_checks_observer(r->checks)};
-    int nobservers = 2;
+    cli_progress progress;
+    cli_progress_init(&progress, stderr, 1, NULL);
+    cured_model_observer observers[4] = {cured_model_counters_observer(r->counters),
+                                   cured_model_checks_observer(r->checks),
+                                   cli_progress_observer(&progress)};
+    int nobservers = 3;
     if (o->steps) {
         r->steps = cured_model_step_view_new(r->src.module, r->function);
         if (r->steps == NULL)
@@ -353,7 +357,9 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     l->nobservers = nobservers;
     l->check_uninit_global = 1;
 
-    if (cured_model_run(l, &r->result) != 0) {
+    int ran = cured_model_run(l, &r->result);
+    cli_progress_end(&progress);
+    if (ran != 0) {
         const cured_model_findings *f = &r->result.findings;
         return cli_fail(CMD, "bad launch: %s",
                         f->count ? f->items[0].message : "the model refused it");

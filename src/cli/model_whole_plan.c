@@ -21,6 +21,7 @@
 #include "json_out.h"
 #include "model_memory.h"
 #include "model_notes.h"
+#include "model_progress.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -184,12 +185,21 @@ static int run_whole_plan(const cli_model_options *o, whole_run *w)
         return cli_fail(CMD, "out of memory");
     cured_model_arg_fill(&w->input_spec, w->input);
 
-    cured_model_observer counters = cured_model_counters_observer(w->counters);
-    cured_model_plan_watch watch = {.observers = &counters, .nobservers = 1,
+    cured_plan plan;
+    cli_progress progress;
+    cli_progress_init(&progress, stderr,
+                      cured_catalogue_plan_on(w->kernel, w->dtype, o->n, w->block,
+                                              &o->device->shape, &plan) == CURED_SUCCESS
+                          ? plan.launches : 1, NULL);
+    cured_model_observer observers[2] = {cured_model_counters_observer(w->counters),
+                                         cli_progress_observer(&progress)};
+    cured_model_plan_watch watch = {.observers = observers, .nobservers = 2,
                             .step_limit = o->step_limit,
                             .before_launch = before_launch, .ctx = w};
-    if (cured_model_plan_run_watched(w->src.module, w->kernel, w->dtype, w->input, o->n, 0,
-                             w->block, &o->device->shape, &watch, &w->run) != 0)
+    int ran = cured_model_plan_run_watched(w->src.module, w->kernel, w->dtype, w->input, o->n,
+                                           0, w->block, &o->device->shape, &watch, &w->run);
+    cli_progress_end(&progress);
+    if (ran != 0)
         return cli_fail(CMD, "--whole-plan: %s", w->run.error);
     cured_model_plan_reference_of(w->kernel, w->dtype, &w->run.plan, w->input, o->n,
                                   &w->ref);
