@@ -284,6 +284,10 @@ typedef struct cured_model_dim3 {
     uint32_t x, y, z;
 } cured_model_dim3;
 
+/* The interpreter's step limit for a launch that gives 0: a fixed bound
+ * for hosts that set none. cured_model_step_budget (cured_model_host.h)
+ * sizes one to the launch instead, so an endless loop stops in seconds;
+ * `cured model` and the plan runner use that. */
 #define CURED_MODEL_DEFAULT_STEP_LIMIT ((uint64_t)1 << 32)
 
 typedef struct cured_model_launch {
