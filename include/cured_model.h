@@ -212,6 +212,16 @@ void cured_model_findings_write_json(FILE *out, const cured_model_findings *list
                                      const cured_model_module *module,
                                      const char *ptx_text, size_t ptx_len);
 
+/* The hazards in list that can change what the kernel computes: shared-
+ * memory races and reads of unwritten shared or global memory (what they
+ * give depends on the order the hardware runs warps in, or on what memory
+ * held before, so a result computed through them may differ on a GPU and
+ * from run to run). Returns their number (findings, not repeats) and
+ * writes their kinds' names, each once, joined by ", " into kinds (may be
+ * NULL; cut short at cap). Can't fail. */
+int cured_model_findings_result_hazards(const cured_model_findings *list, char *kinds,
+                                        size_t cap);
+
 /* Short name of a finding kind ("out-of-bounds global", "shared race"...). */
 const char *cured_model_finding_kind_name(cured_model_finding_kind kind);
 
@@ -296,6 +306,10 @@ typedef struct cured_model_dim3 {
     uint32_t x, y, z;
 } cured_model_dim3;
 
+/* The interpreter's step limit for a launch that gives 0: a fixed bound
+ * for hosts that set none. cured_model_step_budget (cured_model_host.h)
+ * sizes one to the launch instead, so an endless loop stops in seconds;
+ * `cured model` and the plan runner use that. */
 #define CURED_MODEL_DEFAULT_STEP_LIMIT ((uint64_t)1 << 32)
 
 typedef struct cured_model_launch {

@@ -10,6 +10,9 @@
  *          cured_model_entry_block,
  *          cured_model_arg (kernel arguments from specs) and its functions,
  *          cured_model_args_bind, cured_model_buffer_print/_write_json,
+ *          cured_model_step_budget (a launch's default step limit),
+ *          cured_model_launch_bytes/_plan_bytes/_host_memory_free/
+ *          _memory_fits (whether a run fits in host memory),
  *          cured_model_catalogue_launch (a catalogue kernel's first launch),
  *          cured_model_plan_* (a catalogue kernel's whole launch plan)
  *
@@ -234,7 +237,9 @@ typedef enum cured_model_arg_init {
  *   [NAME=]TYPE:VALUE       a scalar: u32:5, s32:-1, u64:0x10, f32:1.5 ...
  *
  * TYPE is f32 f64 s8 s16 s32 s64 u8 u16 u32 u64 (i8..i64 are aliases of
- * the signed ones). */
+ * the signed ones). COUNT, SEED and integer VALUEs are decimal or hex after
+ * 0x, never octal (010 is ten); COUNT * the element size is at most
+ * CURED_MODEL_MAX_BUFFER_BYTES. */
 typedef struct cured_model_arg {
     int is_buffer;              /* 1: a buffer, 0: a scalar */
     char name[CURED_MODEL_ARG_NAME_MAX]; /* "" for an unnamed scalar */
@@ -256,6 +261,20 @@ int cured_model_arg_parse(const char *text, cured_model_arg *arg, char *err,
 /* Bytes of one element of a spec type (1, 2, 4 or 8); 0 for a code the
  * specs do not use. Can't fail. */
 unsigned cured_model_arg_elem_size(int type);
+
+/* The most bytes one buffer may hold: the model keeps every buffer in host
+ * memory, with a shadow byte per byte while any of it is unwritten. */
+#define CURED_MODEL_MAX_BUFFER_BYTES ((uint64_t)1 << 32)
+
+/* The one rule for a buffer's size, whoever makes the buffer (an --arg
+ * spec, the arguments `--n` builds, a whole plan's input): *bytes =
+ * count * elem_size. Returns 0, or -1 with one line in err when that is
+ * over CURED_MODEL_MAX_BUFFER_BYTES, a product too large for 64 bits
+ * included, or elem_size is 0: "NAME=TYPE[COUNT] is 16 GiB, over the
+ * model's 4 GiB per buffer" (name and type only name it there). */
+int cured_model_buffer_bytes(const char *name, const char *type, uint64_t count,
+                             unsigned elem_size, uint64_t *bytes, char *err,
+                             size_t cap);
 
 /* Parses a spec type name ("f32", "i32", "u8" ...) into *type. Returns 0,
  * or -1 for a name the specs do not know. */
@@ -287,16 +306,27 @@ int cured_model_dim3_parse(const char *text, const char *what,
  * kernel's parameter block out in a new malloc'd block (*params,
  * *params_size = the function's parameter bytes). The arguments are
  * matched to the entry's parameters in order: a buffer goes to a 64-bit
- * parameter (its device address), a scalar to a parameter of its own
- * size. Returns 0, or -1 with one line in err naming the parameter (the
- * block is then not allocated; buffers already made stay in memory): a
- * missing or extra argument, a buffer for a parameter that is not 8 bytes,
- * a scalar whose size is not its parameter's, two buffers with one name, a
- * file that cannot be read, out of memory. */
+ * integer or untyped parameter (its device address), a scalar to a
+ * parameter of its own size and kind: a float (f32, f64) to a float
+ * parameter, an integer to an integer one (f32:1000 is not the bits of
+ * 1000.0f for a .u32: write u32:0x447a0000 for those), where signedness
+ * differs only a value both types hold (s32:5 for a .u32 is 5; s32:-1 is
+ * refused, u32:4294967295 meant); an untyped .bN parameter takes any
+ * scalar of its size. Returns 0, or -1 with one line in err naming the
+ * parameter and both types (the block is then not allocated; buffers
+ * already made stay in memory): a missing or extra argument, a buffer for a
+ * parameter that is not 8 bytes or is a float, a scalar whose size or kind
+ * is not its parameter's, two buffers with one name, a buffer over
+ * cured_model_buffer_bytes's limit, a file that cannot be read, out of
+ * memory. */
 int cured_model_args_bind(const cured_model_module *module, int function,
                           cured_model_arg *args, int nargs,
                           cured_model_memory *memory, uint8_t **params,
                           size_t *params_size, char *err, size_t cap);
+
+/* The elements of every buffer among args (their counts summed; a file
+ * buffer counts once bound). Can't fail. */
+uint64_t cured_model_args_elements(const cured_model_arg *args, int nargs);
 
 /* The buffer argument named `name` among args, or NULL. */
 const cured_model_arg *cured_model_arg_find(const cured_model_arg *args,
@@ -310,6 +340,53 @@ void cured_model_buffer_print(FILE *out, const cured_model_arg *arg,
 /* Writes the same as one JSON object (without a trailing newline). */
 void cured_model_buffer_write_json(FILE *out, const cured_model_arg *arg,
                                    const cured_model_buffer *b, int all);
+
+/* ---------------------------------------------------------- step limit */
+
+/* The default step limit a host gives a launch (cured_model_launch.
+ * step_limit), scaled to its size: CURED_MODEL_STEP_BUDGET_PER_UNIT warp
+ * instructions per warp launched and per 32 elements of its buffers, and
+ * at least CURED_MODEL_STEP_BUDGET_FLOOR. Every catalogue kernel needs a
+ * small fraction of it at any n, and an endless loop in a small launch
+ * stops within seconds. `elements` is what its buffers hold
+ * (cured_model_args_elements). Saturates instead of wrapping; can't fail. */
+#define CURED_MODEL_STEP_BUDGET_PER_UNIT 1024
+#define CURED_MODEL_STEP_BUDGET_FLOOR ((uint64_t)1 << 24)
+uint64_t cured_model_step_budget(cured_model_dim3 grid, cured_model_dim3 block,
+                                 uint64_t elements);
+
+/* ------------------------------------------------------- host memory */
+
+/* The host memory (bytes, roughly: an upper bound of the small parts) a
+ * launch of `function` of module takes in the model with these arguments
+ * (bound or not: a file buffer without a COUNT is sized from its file):
+ * every buffer, again for a file's bytes (read, then copied in) and for an
+ * unwritten buffer's shadow (a byte per byte), the module's .global data,
+ * and one block's state (registers and local memory per thread, shared
+ * memory and the checks' state of it). Saturates; can't fail. */
+uint64_t cured_model_launch_bytes(const cured_model_module *module, int function,
+                                  const cured_model_arg *args, int nargs,
+                                  cured_model_dim3 block, uint32_t dynamic_shared);
+
+/* The same for a whole plan of catalogue kernel `kernel` over n values of
+ * dtype with blocks of `block` (cured_model_plan_run_catalogue): the
+ * input, *out, the scratch and their shadows, the largest block's state
+ * (module: the catalogue PTX). The caller's own copy of the input is not
+ * counted. Saturates; can't fail. */
+uint64_t cured_model_plan_bytes(const cured_model_module *module, int kernel,
+                                cured_dtype dtype, uint64_t n, int block);
+
+/* The host memory this process can still use, into *bytes: the least of
+ * the system's available memory (/proc/meminfo MemAvailable, else
+ * sysconf(_SC_AVPHYS_PAGES)), a cgroup's limit less its usage, and the
+ * room under this process's address-space limit (ulimit -v). Returns 0,
+ * or -1 when none of them can be read. */
+int cured_model_host_memory_free(uint64_t *bytes);
+
+/* Returns 0 when a run that needs `need` bytes fits in `available`, else
+ * -1 with one line in err: "this run needs about 17.2 GiB of host memory
+ * (...) and 12.3 GiB is free". */
+int cured_model_memory_fits(uint64_t need, uint64_t available, char *err, size_t cap);
 
 /* ---------------------------------------------------- catalogue kernels */
 
@@ -330,7 +407,8 @@ typedef struct cured_model_catalogue_launch {
  * output "out" (one value per block, or one for atomic and single_pass,
  * zeroed where the kernel adds into it), n as the kernel's u32 or u64, and
  * single_pass's "partials" and zeroed "counter". Returns 0, or -1 with one
- * line in err (n of 0 or over the kernel's max_n, a bad block size). */
+ * line in err (n of 0 or over the kernel's max_n, a bad block size, a
+ * buffer over cured_model_buffer_bytes's limit). */
 int cured_model_catalogue_launch_make(int kernel, cured_dtype dtype, uint64_t n,
                                       int block, uint64_t seed,
                                       const cured_device_shape *device,
@@ -366,7 +444,8 @@ typedef struct cured_model_plan_result {
 typedef struct cured_model_plan_watch {
     const cured_model_observer *observers; /* run beside the checks */
     int nobservers;
-    uint64_t step_limit;         /* per launch; 0: the model's default */
+    uint64_t step_limit;         /* per launch; 0: each launch's
+                                    cured_model_step_budget */
     /* Called before launch k runs `function` (an index into the module):
      * where a caller prepares per-entry state (the SASS facts of the
      * counters). Returns 0, or -1 with one line in err to stop the run
@@ -380,15 +459,16 @@ typedef struct cured_model_plan_watch {
  * a device of shape *device (cured_catalogue_plan_on), launch after launch
  * with the buffers and parameters libcured passes (docs/kernels.md), in
  * the model, from the catalogue module m (the embedded PTX, parsed). Every
- * launch runs with the checks attached; *out and the scratch's partial
+ * launch runs with the checks attached, and the step limit
+ * cured_model_step_budget gives its size; *out and the scratch's partial
  * sums start poisoned and unwritten, so a read of a value no launch wrote
  * is a finding. Fills *r (cured_model_plan_result_clear frees it).
  * Returns 0 when the plan ran: then r->completed says whether every launch
  * finished (a launch with an error finding stops the plan, as a fault
  * stops a stream) and r->value holds *out. Returns -1 with r->error when it
- * could not: an argument the dispatch rejects, no entry in m for a
- * launch's kernel, dtype and block, a launch the model refuses, out of
- * host memory. */
+ * could not: an argument the dispatch rejects, an input over
+ * cured_model_buffer_bytes's limit, no entry in m for a launch's kernel,
+ * dtype and block, a launch the model refuses, out of host memory. */
 int cured_model_plan_run_catalogue(const cured_model_module *m, int kernel,
                                    cured_dtype dtype, const void *in, uint64_t n,
                                    int block, const cured_device_shape *device,

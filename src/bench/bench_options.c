@@ -7,6 +7,8 @@
  */
 #include "bench.h"
 
+#include "numbers.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -30,14 +32,14 @@ static int parse_error(char *err, size_t err_size, const char *fmt, ...)
     return BENCH_PARSE_ERROR;
 }
 
-/* Parses a whole decimal integer in [lo, hi] into *out. Returns 0, or -1
- * for junk, trailing characters or a value out of range. */
-static int parse_int(const char *text, long lo, long hi, int *out)
+/* Parses a whole number in [lo, hi] (numbers.h: decimal or 0x hex) into
+ * *out. Returns 0, or -1 with one line in err ("--runs '0': out of range
+ * (1 to 100000)"). */
+static int parse_int(const char *what, const char *text, int lo, int hi, int *out,
+                     char *err, size_t err_size)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
+    int64_t v;
+    if (cured_number_signed(what, text, lo, hi, &v, err, err_size) != 0)
         return -1;
     *out = (int)v;
     return 0;
@@ -121,7 +123,8 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
         {"kernels", required_argument, NULL, OPT_KERNELS},
         {"runs", required_argument, NULL, OPT_RUNS},
         {"target-ms", required_argument, NULL, OPT_TARGET},
-        {"block-size", required_argument, NULL, OPT_BLOCK},
+        {"block", required_argument, NULL, OPT_BLOCK},
+        {"block-size", required_argument, NULL, OPT_BLOCK}, /* its old name */
         {"csv", optional_argument, NULL, OPT_CSV},
         {"json", optional_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},
@@ -137,16 +140,14 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
         const char *word = argv[optind - 1];
         switch (opt) {
         case OPT_MIN:
-            if (parse_int(optarg, 0, MAX_LOG2, &opts->min_log2) != 0)
-                return parse_error(err, err_size,
-                                   "--min-log2: '%s' is not an integer in [0, %d]",
-                                   optarg, MAX_LOG2);
+            if (parse_int("--min-log2", optarg, 0, MAX_LOG2, &opts->min_log2, err,
+                          err_size) != 0)
+                return BENCH_PARSE_ERROR;
             break;
         case OPT_MAX:
-            if (parse_int(optarg, 0, MAX_LOG2, &opts->max_log2) != 0)
-                return parse_error(err, err_size,
-                                   "--max-log2: '%s' is not an integer in [0, %d]",
-                                   optarg, MAX_LOG2);
+            if (parse_int("--max-log2", optarg, 0, MAX_LOG2, &opts->max_log2, err,
+                          err_size) != 0)
+                return BENCH_PARSE_ERROR;
             break;
         case OPT_DTYPE:
             if (cured_dtype_from_name(optarg, &opts->dtype) != CURED_SUCCESS)
@@ -160,10 +161,9 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                 return BENCH_PARSE_ERROR;
             break;
         case OPT_RUNS:
-            if (parse_int(optarg, 1, 100000, &opts->min_runs) != 0)
-                return parse_error(err, err_size,
-                                   "--runs: '%s' is not an integer in [1, 100000]",
-                                   optarg);
+            if (parse_int("--runs", optarg, 1, 100000, &opts->min_runs, err,
+                          err_size) != 0)
+                return BENCH_PARSE_ERROR;
             if (opts->max_runs < opts->min_runs)
                 opts->max_runs = opts->min_runs;
             break;
@@ -175,10 +175,13 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
             opts->cap_ms = 10 * opts->target_ms;
             break;
         case OPT_BLOCK:
-            if (parse_int(optarg, 32, 1024, &opts->block_size) != 0 ||
+            if (parse_int("--block", optarg, 0, INT32_MAX, &opts->block_size, err,
+                          err_size) != 0)
+                return BENCH_PARSE_ERROR;
+            if (opts->block_size < 32 || opts->block_size > 1024 ||
                 (opts->block_size & (opts->block_size - 1)) != 0)
                 return parse_error(err, err_size,
-                                   "--block-size: '%s' is not a power of two in [32, 1024]",
+                                   "--block '%s': not a power of two from 32 to 1024",
                                    optarg);
             break;
         case OPT_CSV:
@@ -236,7 +239,8 @@ void bench_print_usage(FILE *out)
 "  --runs N          timed runs per kernel and n, at least (default 20)\n"
 "  --target-ms MS    keep timing each kernel and n for this long (default 50);\n"
 "                    stop after 10x this once 5 runs are in\n"
-"  --block-size B    block size for the catalogue kernels (default 256)\n"
+"  --block B         threads per block of the catalogue kernels: a power of\n"
+"                    two from 32 to 1024 (default 256), as `cured model --block`\n"
 "  --csv[=FILE]      CSV on stdout instead of the table, or also to FILE\n"
 "  --json[=FILE]     JSON on stdout instead of the table, or also to FILE\n"
 "  -h, --help        this help\n"

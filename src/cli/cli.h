@@ -1,8 +1,8 @@
 /* cli.h - the `cured` command line: one function per subcommand.
  *
- * defines: cli_command, cli_fail (cli_fail.c), cli_catalogue_find (cmd_list.c),
- *          cmd_tour, cmd_list, cmd_version, cmd_model, cmd_bench (CUDA builds
- *          only)
+ * defines: cli_command, cli_fail, cli_fail_json (cli_fail.c), cli_catalogue_find
+ *          (cmd_list.c), cmd_tour, cmd_list, cmd_version, cmd_model, cmd_bench
+ *          (CUDA builds only)
  *
  * Every subcommand gets argv starting at its own name (getopt_long-ready),
  * prints data on stdout and progress on stderr, and returns the process exit
@@ -30,6 +30,11 @@ int cli_fail(const char *cmd, const char *fmt, ...)
  * in *index and returns 0, or returns -1 with one line in err: a number
  * out of range, or an unknown name (suggesting a near one). (cmd_list.c) */
 int cli_catalogue_find(const char *text, int *index, char *err, size_t cap);
+
+/* Prints the last cli_fail's message on stdout as one JSON object,
+ * {"error": "MESSAGE", "exit_status": 2}: for a command run with --json,
+ * whose reader expects JSON on stdout even when it fails. */
+void cli_fail_json(void);
 
 int cmd_tour(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -11,14 +11,17 @@
  * (or all of it as one JSON object); --whole-plan hands the catalogue
  * kernel's whole launch plan to model_whole_plan.c. Exit 0: ran with no
  * error findings; 1: error findings (any finding with --strict); 2: bad
- * usage or input.
+ * usage or input (with --json, also as a JSON object on stdout).
  */
 #include "cli.h"
 #include "cured.h"
 #include "cured_model.h"
 #include "cured_model_host.h"
 #include "json_out.h"
+#include "model_memory.h"
 #include "model_options.h"
+#include "model_notes.h"
+#include "model_progress.h"
 #include "lesson_table.h"
 #include "model_whole_plan.h"
 
@@ -103,10 +106,9 @@ static int load_catalogue(const cli_model_options *o, model_run_state *r,
     if (rc != CURED_MODEL_CATALOGUE_OK)
         return cli_fail(CMD, "the embedded PTX has no entry for %s %s", o->kernel,
                         o->dtype);
-    r->function = o->entry ? pick_entry(r->src.module, o->entry, r->src.label)
-                           : cured_model_find_function(r->src.module, r->entry);
+    r->function = cured_model_find_function(r->src.module, r->entry);
     if (r->function < 0)
-        return 2;
+        return cli_fail(CMD, "the embedded PTX has no entry %s", r->entry);
     r->launch.grid = plan.grid;
     r->launch.block = plan.block;
     r->launch.dynamic_shared_bytes = plan.dynamic_shared;
@@ -232,6 +234,7 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
         cured_model_buffer_print(stdout, cured_model_arg_find(specs, nspecs, o->prints[i].name),
                          cured_model_memory_find_named(r->memory, o->prints[i].name),
                          o->prints[i].all);
+    cli_model_print_notes(stdout, f, o->step_limit == 0);
 }
 
 /* The JSON report: one object. */
@@ -282,7 +285,9 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
                         cured_model_memory_find_named(r->memory, o->prints[i].name),
                         o->prints[i].all);
     }
-    printf("%s},\n  \"exit_status\": %d\n}\n", o->nprints ? "\n  " : "", status);
+    printf("%s},\n  ", o->nprints ? "\n  " : "");
+    cli_model_json_trust(stdout, &r->result.findings);
+    printf(",\n  \"exit_status\": %d\n}\n", status);
 }
 
 /* The exit status of a finished run: 1 for error findings, an incomplete
@@ -317,6 +322,11 @@ static int run_model(const cli_model_options *o, model_run_state *r)
         r->launch.dynamic_shared_bytes = o->shared;
     if ((rc = check_outputs(o, specs, nspecs)) != 0)
         return rc;
+    if ((rc = cli_model_check_memory(cured_model_launch_bytes(r->src.module, r->function,
+                                                              specs, nspecs, r->launch.block,
+                                                              r->launch.dynamic_shared_bytes),
+                                     o->force)) != 0)
+        return rc;
 
     r->memory = cured_model_memory_new();
     if (r->memory == NULL)
@@ -333,9 +343,12 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     if (cured_model_sass_source_apply(&r->sass, r->src.module, r->function, r->counters, err,
                        sizeof err) != 0)
         return cli_fail(CMD, "%s", err);
-    cured_model_observer observers[3] = {cured_model_counters_observer(r->counters),
-                                   cured_model_checks_observer(r->checks)};
-    int nobservers = 2;
+    cli_progress progress;
+    cli_progress_init(&progress, stderr, 1, NULL);
+    cured_model_observer observers[4] = {cured_model_counters_observer(r->counters),
+                                   cured_model_checks_observer(r->checks),
+                                   cli_progress_observer(&progress)};
+    int nobservers = 3;
     if (o->steps) {
         r->steps = cured_model_step_view_new(r->src.module, r->function);
         if (r->steps == NULL)
@@ -348,12 +361,16 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     l->params = r->params;
     l->params_size = params_size;
     l->memory = r->memory;
-    l->step_limit = o->step_limit;
+    l->step_limit = o->step_limit ? o->step_limit
+                                  : cured_model_step_budget(l->grid, l->block,
+                                                            cured_model_args_elements(specs, nspecs));
     l->observers = observers;
     l->nobservers = nobservers;
     l->check_uninit_global = 1;
 
-    if (cured_model_run(l, &r->result) != 0) {
+    int ran = cured_model_run(l, &r->result);
+    cli_progress_end(&progress);
+    if (ran != 0) {
         const cured_model_findings *f = &r->result.findings;
         return cli_fail(CMD, "bad launch: %s",
                         f->count ? f->items[0].message : "the model refused it");
@@ -379,21 +396,27 @@ int cmd_model(int argc, char **argv)
         cli_model_usage(stdout);
         return 0;
     }
+    int status, kernel;
     if (parsed != CLI_MODEL_PARSE_OK)
-        return cli_fail(CMD, "%s", err);
-    int kernel;
-    if (o.kernel != NULL && cli_catalogue_find(o.kernel, &kernel, err, sizeof err) != 0)
-        return cli_fail(CMD, "%s", err);
-    if (o.kernel != NULL)
-        o.kernel = cured_catalogue_entry(kernel)->name;   /* a number names it */
-    if (o.lesson_table)
-        return cli_lesson_table(o.json);
-    if (o.whole_plan)
-        return cli_model_whole_plan(&o);
-
-    model_run_state r;
-    memset(&r, 0, sizeof r);
-    int status = run_model(&o, &r);
-    run_free(&r);
+        status = cli_fail(CMD, "%s", err);
+    else if (o.kernel != NULL && cli_catalogue_find(o.kernel, &kernel, err,
+                                                    sizeof err) != 0)
+        status = cli_fail(CMD, "%s", err);
+    else if (o.lesson_table)
+        status = cli_lesson_table(o.json);
+    else {
+        if (o.kernel != NULL)
+            o.kernel = cured_catalogue_entry(kernel)->name;   /* a number names it */
+        if (o.whole_plan) {
+            status = cli_model_whole_plan(&o);
+        } else {
+            model_run_state r;
+            memset(&r, 0, sizeof r);
+            status = run_model(&o, &r);
+            run_free(&r);
+        }
+    }
+    if (status == 2 && o.json)       /* bad usage or input, as JSON too */
+        cli_fail_json();
     return status;
 }

@@ -59,16 +59,23 @@ typedef struct cli_model_options {
     int lesson_table;        /* --lesson-table */
     int whole_plan;          /* --whole-plan: every launch of the dispatch's
                                 plan, and the final sum */
-    int json;
+    int json;                /* --json: also set when the parse fails, so the
+                                error can be reported as JSON */
     int strict;
+    int force;               /* --force: run even when the run's memory
+                                estimate is over what the machine has free */
 } cli_model_options;
 
 enum { CLI_MODEL_PARSE_OK = 0, CLI_MODEL_PARSE_HELP = 1, CLI_MODEL_PARSE_ERROR = -1 };
 
 /* Parses argv (argv[0] is "model") into *o. Returns CLI_MODEL_PARSE_OK,
- * _HELP for --help, or _ERROR with one line in err. Checks what can be
- * checked without the PTX: one source (KERNEL, --ptx or --cu), options that
- * belong to catalogue kernels only, well-formed specs and shapes. */
+ * _HELP for --help, or _ERROR with one line in err (o->json then says
+ * whether --json was among argv). Checks what can be checked without the
+ * PTX: one source (KERNEL, --ptx or --cu), well-formed numbers, specs and
+ * shapes, and that every option given applies to what runs: --lesson-table
+ * takes only --json; --whole-plan no option of a single launch; --ptx/--cu
+ * no option of the catalogue's (--dtype --n --seed --device), a catalogue
+ * KERNEL no --entry. */
 int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
                             char *err, size_t cap);
 

@@ -19,6 +19,9 @@
 #include "cured_model.h"
 #include "cured_model_host.h"
 #include "json_out.h"
+#include "model_memory.h"
+#include "model_notes.h"
+#include "model_progress.h"
 #include "ref_sum.h"
 
 #include <math.h>
@@ -200,22 +203,40 @@ static int run_whole_plan(const cli_model_options *o, whole_run *w)
     } else
         cured_model_sass_source_catalogue(&w->sass);
 
-    /* The input `cured model KERNEL --n N` builds: in=T[N]:random@SEED. */
+    /* The input `cured model KERNEL --n N` builds: in=T[N]:random@SEED
+     * (its size checked by cured_model_catalogue_launch_make). */
     w->input_spec = first.args[0];
-    size_t es = cured_dtype_size(w->dtype);
-    w->input = malloc((size_t)o->n * es);
+    uint64_t in_bytes = 0;
+    if (cured_model_buffer_bytes("in", o->dtype, o->n, (unsigned)cured_dtype_size(w->dtype),
+                                 &in_bytes, err, sizeof err) != 0)
+        return cli_fail(CMD, "%s", err);
+    int rc = cli_model_check_memory(in_bytes + cured_model_plan_bytes(w->src.module, w->kernel,
+                                                                      w->dtype, o->n, w->block),
+                                    o->force);
+    if (rc != 0)
+        return rc;
+    w->input = malloc((size_t)in_bytes);
     w->counters = cured_model_counters_new(w->src.module,
                                      cured_model_find_function(w->src.module, entry));
     if (w->input == NULL || w->counters == NULL)
         return cli_fail(CMD, "out of memory");
     cured_model_arg_fill(&w->input_spec, w->input);
 
-    cured_model_observer counters = cured_model_counters_observer(w->counters);
-    cured_model_plan_watch watch = {.observers = &counters, .nobservers = 1,
+    cured_plan plan;
+    cli_progress progress;
+    cli_progress_init(&progress, stderr,
+                      cured_catalogue_plan_on(w->kernel, w->dtype, o->n, w->block,
+                                              &o->device->shape, &plan) == CURED_SUCCESS
+                          ? plan.launches : 1, NULL);
+    cured_model_observer observers[2] = {cured_model_counters_observer(w->counters),
+                                         cli_progress_observer(&progress)};
+    cured_model_plan_watch watch = {.observers = observers, .nobservers = 2,
                             .step_limit = o->step_limit,
                             .before_launch = before_launch, .ctx = w};
-    if (cured_model_plan_run_watched(w->src.module, w->kernel, w->dtype, w->input, o->n, 0,
-                             w->block, &o->device->shape, &watch, &w->run) != 0)
+    int ran = cured_model_plan_run_watched(w->src.module, w->kernel, w->dtype, w->input, o->n,
+                                           0, w->block, &o->device->shape, &watch, &w->run);
+    cli_progress_end(&progress);
+    if (ran != 0)
         return cli_fail(CMD, "--whole-plan: %s", w->run.error);
     reference_of(w->kernel, w->dtype, &w->run.plan, w->input, o->n, &w->ref);
     return 0;
@@ -305,6 +326,7 @@ static void print_text(const cli_model_options *o, const whole_run *w)
     if (r->state_dirty)
         printf("note: the scratch's state area is not zero after the plan\n");
     print_sum(w);
+    cli_model_print_notes(stdout, &r->findings, o->step_limit == 0);
 }
 
 /* Writes the element at p as a JSON value: a number, or "nan"/"inf". */
@@ -378,9 +400,10 @@ static void print_json(const cli_model_options *o, const whole_run *w, int statu
     if (is_float(w->dtype))
         printf(", \"bound\": %.17g, \"additions\": %llu", w->ref.bound,
                (unsigned long long)w->ref.additions);
-    printf("},\n  \"wrote_past_out\": %s,\n  \"state_area_zero\": %s,\n"
-           "  \"exit_status\": %d\n}\n", r->wrote_past_out ? "true" : "false",
-           r->state_dirty ? "false" : "true", status);
+    printf("},\n  \"wrote_past_out\": %s,\n  \"state_area_zero\": %s,\n  ",
+           r->wrote_past_out ? "true" : "false", r->state_dirty ? "false" : "true");
+    cli_model_json_trust(stdout, &r->findings);
+    printf(",\n  \"exit_status\": %d\n}\n", status);
 }
 
 int cli_model_whole_plan(const cli_model_options *o)

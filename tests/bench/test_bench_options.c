@@ -79,7 +79,7 @@ static void test_every_option(void **state)
     char err[256];
     assert_int_equal(parse(&o, err, sizeof err, "--min-log2", "12", "--max-log2=14",
                            "--dtype", "i64", "--kernels", "shuffle,cub,divergent,read",
-                           "--runs", "7", "--target-ms", "2.5", "--block-size", "512",
+                           "--runs", "7", "--target-ms", "2.5", "--block", "512",
                            "--csv=out.csv", "--json", NULL),
                      BENCH_PARSE_RUN);
     assert_int_equal(o.min_log2, 12);
@@ -131,6 +131,24 @@ static void test_many_runs_raise_the_run_ceiling(void **state)
     assert_int_equal(o.max_runs, 5000);
 }
 
+/* --block is `cured model`'s spelling; --block-size, the old one, still
+ * works. Numbers are decimal (a leading zero too) or 0x hex, never octal. */
+static void test_block_spellings_and_numbers(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    assert_int_equal(parse(&o, err, sizeof err, "--block-size", "128", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.block_size, 128);
+    assert_int_equal(parse(&o, err, sizeof err, "--block", "0x40", "--runs", "010",
+                           "--min-log2", "08", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.block_size, 64);
+    assert_int_equal(o.min_runs, 10);
+    assert_int_equal(o.min_log2, 8);
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -145,10 +163,13 @@ static void test_bad_input_gives_one_clear_line(void **state)
     (void)state;
     assert_error("unrecognized option '--frobnicate'", "--frobnicate");
     assert_error("option '--runs' needs a value", "--runs");
-    assert_error("--runs: '0' is not an integer in [1, 100000]", "--runs", "0");
-    assert_error("--min-log2: 'ten' is not an integer", "--min-log2", "ten");
-    assert_error("--max-log2: '33' is not an integer in [0, 32]", "--max-log2", "33");
-    assert_error("--max-log2: '20x' is not an integer", "--max-log2", "20x");
+    assert_error("--runs '0': out of range (1 to 100000)", "--runs", "0");
+    assert_error("--min-log2 'ten': not a whole number (decimal, or hex after 0x)",
+                 "--min-log2", "ten");
+    assert_error("--max-log2 '33': out of range (0 to 32)", "--max-log2", "33");
+    assert_error("--max-log2 '20x': not a whole number", "--max-log2", "20x");
+    assert_error("--max-log2 ' 20': not a whole number", "--max-log2", " 20");
+    assert_error("--runs '': no number", "--runs", "");
     assert_error("--min-log2 20 is above --max-log2 12", "--min-log2", "20",
                  "--max-log2", "12");
     assert_error("--dtype: unknown type 'f16'", "--dtype", "f16");
@@ -157,8 +178,9 @@ static void test_bad_input_gives_one_clear_line(void **state)
     assert_error("--kernels: empty name in 'shuffle,,atomic'", "--kernels",
                  "shuffle,,atomic");
     assert_error("--kernels: empty name", "--kernels", "");
-    assert_error("--block-size: '48' is not a power of two", "--block-size", "48");
-    assert_error("--block-size: '2048' is not a power of two", "--block-size", "2048");
+    assert_error("--block '48': not a power of two from 32 to 1024", "--block", "48");
+    assert_error("--block '2048': not a power of two from 32 to 1024", "--block", "2048");
+    assert_error("--block '-64': out of range", "--block-size", "-64");
     assert_error("--target-ms: '-1' is not a number", "--target-ms", "-1");
     assert_error("--csv and --json both on stdout", "--csv", "--json");
     assert_error("unexpected argument 'results.csv'", "--csv", "results.csv");
@@ -185,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_csv_on_stdout_and_json_to_a_file),
         cmocka_unit_test(test_anchors_alone_select_no_catalogue_kernel),
         cmocka_unit_test(test_many_runs_raise_the_run_ceiling),
+        cmocka_unit_test(test_block_spellings_and_numbers),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_bad_input_gives_one_clear_line),
         cmocka_unit_test(test_parsing_again_starts_afresh),

@@ -1,15 +1,18 @@
 /* args.c - parses argument specs (`cured model --arg`) and launch shapes, and
  * fills the buffers they describe.
  *
- * defines: cured_model_arg_parse, cured_model_arg_elem_size, cured_model_arg_type_parse,
+ * defines: cured_model_arg_parse, cured_model_arg_elem_size, cured_model_buffer_bytes,
+ *          cured_model_arg_type_parse,
  *          cured_model_arg_type_name, cured_model_arg_fill, cured_model_arg_read_file,
  *          cured_model_dim3_parse
  *
- * The grammar is in model_args.h. Every error is one line naming what was
+ * The grammar is in include/cured_model_host.h; its numbers are
+ * numbers.h's (decimal or 0x hex, never octal). Every error is one line naming what was
  * wrong and quoting the spec, because it ends up on the user's terminal.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cured_model_host.h"
+#include "numbers.h"
 #include "ptx.h"
 
 #include "ref_fill.h"
@@ -21,10 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* A buffer may hold at most this many bytes (the model keeps it in host
- * memory, plus a shadow byte per byte for the initcheck). */
-#define MAX_BUFFER_BYTES ((uint64_t)1 << 32)
 
 #define TYPE_LIST "f32 f64 s8 s16 s32 s64 u8 u16 u32 u64"
 
@@ -72,6 +71,21 @@ unsigned cured_model_arg_elem_size(int type)
     }
 }
 
+int cured_model_buffer_bytes(const char *name, const char *type, uint64_t count,
+                             unsigned elem_size, uint64_t *bytes, char *err,
+                             size_t cap)
+{
+    /* count <= MAX / size is the overflow-safe form of count * size <= MAX */
+    if (elem_size == 0 || count > CURED_MODEL_MAX_BUFFER_BYTES / elem_size) {
+        snprintf(err, cap, "%s%s%s[%llu] is %.4g GiB, over the model's 4 GiB per "
+                 "buffer", name, name[0] ? "=" : "", type, (unsigned long long)count,
+                 (double)count * elem_size / (double)(1u << 30));
+        return -1;
+    }
+    *bytes = count * elem_size;
+    return 0;
+}
+
 static int is_float(ptx_type t) { return t == PTX_T_F32 || t == PTX_T_F64; }
 static int is_signed(ptx_type t)
 {
@@ -95,36 +109,21 @@ static int spec_error(char *err, size_t cap, const char *spec, const char *fmt, 
     return -1;
 }
 
-/* Parses a whole decimal or 0x-hex unsigned number; 0 on success. */
-static int parse_u64(const char *s, uint64_t *v)
-{
-    if (*s == '\0' || *s == '-' || *s == '+' || isspace((unsigned char)*s))
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno != 0 || *end != '\0')
-        return -1;
-    *v = x;
-    return 0;
-}
-
 /* Parses a scalar VALUE of `type` into *bits. 0 on success, else -1 with a
- * reason in why. */
+ * reason in why (integers: numbers.h's line, "VALUE 'TEXT': reason"). */
 static int parse_scalar(const char *s, ptx_type type, uint64_t *bits,
-                        const char **why)
+                        char *why, size_t cap)
 {
     unsigned size = cured_model_arg_elem_size(type);
-    if (*s == '\0' || isspace((unsigned char)*s)) {
-        *why = "missing value";
-        return -1;
-    }
-    char *end;
-    errno = 0;
     if (is_float(type)) {
+        char *end;
+        if (*s == '\0') {
+            snprintf(why, cap, "value '': no number");
+            return -1;
+        }
         double d = strtod(s, &end);
-        if (*end != '\0') {
-            *why = "not a number";
+        if (isspace((unsigned char)*s) || *end != '\0') {
+            snprintf(why, cap, "value '%s': not a number", s);
             return -1;
         }
         if (type == PTX_T_F32) {
@@ -138,36 +137,17 @@ static int parse_scalar(const char *s, ptx_type type, uint64_t *bits,
         return 0;
     }
     if (is_signed(type)) {
-        long long x = strtoll(s, &end, 0);
-        if (*end != '\0' || end == s) {
-            *why = "not an integer";
-            return -1;
-        }
         int64_t lo = size == 8 ? INT64_MIN : -((int64_t)1 << (size * 8 - 1));
         int64_t hi = size == 8 ? INT64_MAX : ((int64_t)1 << (size * 8 - 1)) - 1;
-        if (errno == ERANGE || x < lo || x > hi) {
-            *why = "out of range";
+        int64_t x;
+        if (cured_number_signed("value", s, lo, hi, &x, why, cap) != 0)
             return -1;
-        }
         uint64_t u = (uint64_t)x;
         *bits = size == 8 ? u : u & (((uint64_t)1 << (size * 8)) - 1);
         return 0;
     }
-    uint64_t u;
-    if (*s == '-') {
-        *why = "negative value for an unsigned type";
-        return -1;
-    }
-    if (parse_u64(s, &u) != 0) {
-        *why = errno == ERANGE ? "out of range" : "not an integer";
-        return -1;
-    }
-    if (size < 8 && u >> (size * 8)) {
-        *why = "out of range";
-        return -1;
-    }
-    *bits = u;
-    return 0;
+    uint64_t hi = size == 8 ? UINT64_MAX : ((uint64_t)1 << (size * 8)) - 1;
+    return cured_number_unsigned("value", s, 0, hi, bits, why, cap);
 }
 
 /* Parses the INIT part of a buffer spec. 0 on success. */
@@ -186,8 +166,10 @@ static int parse_init(const char *init, cured_model_arg *spec, const char *text,
         spec->init = CURED_MODEL_ARG_RANDOM;
     else if (strncmp(init, "random@", 7) == 0) {
         spec->init = CURED_MODEL_ARG_RANDOM;
-        if (parse_u64(init + 7, &spec->seed) != 0)
-            return spec_error(err, cap, text, "bad seed '%s'", init + 7);
+        char why[200];
+        if (cured_number_unsigned("SEED", init + 7, 0, UINT64_MAX, &spec->seed,
+                                  why, sizeof why) != 0)
+            return spec_error(err, cap, text, "%s", why);
     } else if (strncmp(init, "file:", 5) == 0) {
         spec->init = CURED_MODEL_ARG_FILE;
         if (init[5] == '\0')
@@ -253,12 +235,15 @@ int cured_model_arg_parse(const char *text, cured_model_arg *spec, char *err, si
             return spec_error(err, cap, text, "bad COUNT '%.*s'", (int)cn, p + 1);
         memcpy(num, p + 1, cn);
         num[cn] = '\0';
-        if (cn > 0 && (parse_u64(num, &spec->count) != 0 || spec->count == 0))
-            return spec_error(err, cap, text, "bad COUNT '%s' (a whole number >= 1)",
-                              num);
-        if (spec->count > MAX_BUFFER_BYTES / cured_model_arg_elem_size(spec->type))
-            return spec_error(err, cap, text, "COUNT %s is over the model's 4 GiB "
-                              "per buffer", num);
+        char why[200];
+        if (cn > 0 && cured_number_unsigned("COUNT", num, 1, UINT64_MAX, &spec->count,
+                                            why, sizeof why) != 0)
+            return spec_error(err, cap, text, "%s", why);
+        uint64_t bytes;
+        if (cured_model_buffer_bytes(spec->name, cured_model_arg_type_name(spec->type),
+                                     spec->count, cured_model_arg_elem_size(spec->type),
+                                     &bytes, why, sizeof why) != 0)
+            return spec_error(err, cap, text, "%s", why);
         if (close[1] != ':')
             return spec_error(err, cap, text, "missing ':INIT' after ']'");
         spec->is_buffer = 1;
@@ -272,10 +257,10 @@ int cured_model_arg_parse(const char *text, cured_model_arg *spec, char *err, si
         if (parse_init(p + 1, spec, text, err, cap) != 0)
             return -1;
     } else if (*p == ':') {              /* a scalar */
-        const char *why = "";
-        if (parse_scalar(p + 1, spec->type, &spec->bits, &why) != 0)
-            return spec_error(err, cap, text, "bad %s value '%s': %s",
-                              cured_model_arg_type_name(spec->type), p + 1, why);
+        char why[200];
+        if (parse_scalar(p + 1, spec->type, &spec->bits, why, sizeof why) != 0)
+            return spec_error(err, cap, text, "bad %s %s",
+                              cured_model_arg_type_name(spec->type), why);
         return 0;
     } else {
         return spec_error(err, cap, text,
@@ -292,23 +277,23 @@ int cured_model_dim3_parse(const char *text, const char *what, cured_model_dim3 
     uint32_t v[3] = {1, 1, 1};
     const char *p = text;
     for (int i = 0; i < 3; i++) {
-        char *end;
-        if (!isdigit((unsigned char)*p))
+        size_t len = strcspn(p, ",");
+        char part[32], why[160];  /* why: unused, the line after bad: says it all */
+        uint64_t x;
+        if (len >= sizeof part)
             goto bad;
-        errno = 0;
-        unsigned long long x = strtoull(p, &end, 10);
-        if (errno != 0 || x == 0 || x > UINT32_MAX)
+        memcpy(part, p, len);
+        part[len] = '\0';
+        if (cured_number_unsigned(what, part, 1, UINT32_MAX, &x, why, sizeof why) != 0)
             goto bad;
         v[i] = (uint32_t)x;
-        if (*end == '\0') {
+        if (p[len] == '\0') {
             d->x = v[0];
             d->y = v[1];
             d->z = v[2];
             return 0;
         }
-        if (*end != ',')
-            goto bad;
-        p = end + 1;
+        p += len + 1;
     }
 bad:
     snprintf(err, cap, "bad %s '%s' (X[,Y,Z], each a whole number >= 1)", what, text);
@@ -383,7 +368,7 @@ void *cured_model_arg_read_file(const cured_model_arg *spec, uint64_t *bytes,
     for (;;) {
         if (len == capacity) {
             capacity = capacity ? capacity * 2 : 65536;
-            if (capacity > MAX_BUFFER_BYTES) {
+            if (capacity > CURED_MODEL_MAX_BUFFER_BYTES) {
                 snprintf(err, cap, "'%s' is over the model's 4 GiB per buffer",
                          spec->path);
                 goto fail;
@@ -412,11 +397,10 @@ void *cured_model_arg_read_file(const cured_model_arg *spec, uint64_t *bytes,
                  cured_model_arg_type_name(spec->type), size);
         goto fail;
     }
-    if (spec->count != 0 && len != spec->count * size) {
-        snprintf(err, cap, "'%s' has %zu bytes but %s=%s[%llu] needs %llu",
+    if (spec->count != 0 && len / size != spec->count) { /* no count * size: it may wrap */
+        snprintf(err, cap, "'%s' has %zu bytes but %s=%s[%llu] needs %.0f",
                  spec->path, len, spec->name, cured_model_arg_type_name(spec->type),
-                 (unsigned long long)spec->count,
-                 (unsigned long long)(spec->count * size));
+                 (unsigned long long)spec->count, (double)spec->count * size);
         goto fail;
     }
     *bytes = len;

@@ -101,5 +101,18 @@ int cured_model_catalogue_launch_make(int kernel, cured_dtype dtype, uint64_t n,
         plan->args[4] = buffer("counter", PTX_T_U32, 1, CURED_MODEL_ARG_ZEROS, 0);
         plan->nargs = 5;
     }
+    /* The buffers --n builds keep the size rule --arg buffers keep. */
+    for (int i = 0; i < plan->nargs; i++) {
+        const cured_model_arg *a = &plan->args[i];
+        uint64_t bytes;
+        char why[200];
+        if (a->is_buffer &&
+            cured_model_buffer_bytes(a->name, cured_model_arg_type_name(a->type), a->count,
+                                     cured_model_arg_elem_size(a->type), &bytes, why,
+                                     sizeof why) != 0) {
+            snprintf(err, cap, "--n %llu: %s", (unsigned long long)n, why);
+            return -1;
+        }
+    }
     return 0;
 }

@@ -154,7 +154,11 @@ static int run_launch(const cured_model_module *m, int fn, int k, const cured_la
         .block = {(uint32_t)l->block, 1, 1},
         .dynamic_shared_bytes = (uint32_t)l->shared_bytes, .params = params,
         .params_size = (size_t)m->functions[fn].param_bytes, .memory = mem,
-        .step_limit = w != NULL ? w->step_limit : 0,
+        .step_limit = w != NULL && w->step_limit != 0
+                          ? w->step_limit
+                          : cured_model_step_budget((cured_model_dim3){(uint32_t)l->grid, 1, 1},
+                                                    (cured_model_dim3){(uint32_t)l->block, 1, 1},
+                                                    l->n + l->grid),
         .observers = obs, .nobservers = nobs, .check_uninit_global = 1};
     cured_model_result result;
     memset(&result, 0, sizeof result);
@@ -192,11 +196,15 @@ static int make_buffers(cured_model_memory *mem, int kernel, cured_dtype dtype,
         return refuse(r, "temp_bytes: %s", cured_status_string(st));
     memset(b, 0, sizeof *b);
     *temp = NULL;
+    uint64_t in_bytes = 0;
+    if (cured_model_buffer_bytes("in", cured_dtype_name(dtype), n, (unsigned)es,
+                                 &in_bytes, r->error, sizeof r->error) != 0)
+        return -1;
     if (n > 0) {
-        cured_model_buffer *ib = cured_model_memory_alloc(mem, "in", in_offset + n * es, 1);
+        cured_model_buffer *ib = cured_model_memory_alloc(mem, "in", in_offset + in_bytes, 1);
         if (ib == NULL)
             return refuse(r, "out of host memory (in)");
-        memcpy(ib->data + in_offset, in, (size_t)(n * es));
+        memcpy(ib->data + in_offset, in, (size_t)in_bytes);
         b->in = ib->addr + in_offset;
     }
     *out = cured_model_memory_alloc(mem, "out", 2 * es, 0);

@@ -1,6 +1,7 @@
 /* findings_report.c - a run's findings as text, one line each, and as JSON.
  *
- * defines: cured_model_findings_print, cured_model_findings_write_json
+ * defines: cured_model_findings_print, cured_model_findings_write_json,
+ *          cured_model_findings_result_hazards
  *
  * Each finding names its kind, block and thread, the PTX instruction's
  * text and line, and the source line (with the kernel's own line when the
@@ -11,6 +12,7 @@
 #include "json_out.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Prints ", file:line" of a finding and, when the code was inlined there
  * from elsewhere, ", inlined in file:line" (the kernel's own line). */
@@ -83,4 +85,38 @@ void cured_model_findings_write_json(FILE *out, const cured_model_findings *list
         fputc('}', out);
     }
     fputs(list->count ? "\n  ]" : "]", out);
+}
+
+/* 1 for the hazard kinds whose outcome depends on what the hardware does
+ * (the order warps run in, what memory held before): a result computed
+ * through them may differ on a GPU, or from run to run. */
+static int changes_results(const cured_model_finding *f)
+{
+    return f->severity == CURED_MODEL_HAZARD &&
+           (f->kind == CURED_MODEL_FIND_RACE_SHARED || f->kind == CURED_MODEL_FIND_UNINIT_SHARED ||
+            f->kind == CURED_MODEL_FIND_UNINIT_GLOBAL);
+}
+
+int cured_model_findings_result_hazards(const cured_model_findings *list, char *kinds,
+                                        size_t cap)
+{
+    int count = 0;
+    size_t used = 0;
+    if (kinds != NULL && cap > 0)
+        kinds[0] = '\0';
+    for (int i = 0; i < list->count; i++) {
+        const cured_model_finding *f = &list->items[i];
+        if (!changes_results(f))
+            continue;
+        count++;
+        int named = 0;       /* each kind once, in the order first found */
+        for (int j = 0; j < i; j++)
+            named |= changes_results(&list->items[j]) && list->items[j].kind == f->kind;
+        if (named || kinds == NULL || cap == 0)
+            continue;
+        int w = snprintf(kinds + used, cap - used, "%s%s", used ? ", " : "",
+                         cured_model_finding_kind_name(f->kind));
+        used = w < 0 || (size_t)w >= cap - used ? cap - 1 : used + (size_t)w;
+    }
+    return count;
 }

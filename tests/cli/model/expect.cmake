@@ -4,6 +4,7 @@
 #   cmake -DCURED=path/to/cured -DARGS="model^^--ptx^^f.ptx" -DRC=0 (or 0|1)
 #         [-DMATCH="re1^^re2"] [-DNOMATCH="re"] [-DSTDERR="re"] [-DSAME="re"]
 #         [-DJSON=1] [-DOUT_FILE=path -DOUT_BYTES=n] [-DTOOL_MESSAGES=1]
+#         [-DULIMIT_V=KiB]
 #         -P expect.cmake
 #
 # Lists are joined with ^^ (a ';' would not survive add_test). RC may name
@@ -13,14 +14,21 @@
 # reference printed beside it: CMake's regexes have no backreferences). Exit 2 must come with exactly one
 # line on stderr and nothing on stdout (the CLI's convention; with
 # TOOL_MESSAGES=1, a toolkit program's messages may come before that
-# line, which must be the last). JSON=1 checks
+# line, which must be the last); with JSON=1, stdout must hold that line
+# as {"error": "...", "exit_status": 2}. JSON=1 checks
 # that stdout is one JSON document (python3 -m json.tool, when python3 is
-# there).
+# there). ULIMIT_V runs it under `ulimit -v KiB`: a process with that much
+# memory to use, whatever the machine has.
 string(REPLACE "^^" ";" args "${ARGS}")
 if(DEFINED OUT_FILE)
   file(REMOVE "${OUT_FILE}")
 endif()
-execute_process(COMMAND ${CURED} ${args} RESULT_VARIABLE rc
+if(DEFINED ULIMIT_V)     # under an address-space limit of ULIMIT_V KiB
+  set(command sh -c "ulimit -v ${ULIMIT_V} && exec \"$0\" \"$@\"" ${CURED} ${args})
+else()
+  set(command ${CURED} ${args})
+endif()
+execute_process(COMMAND ${command} RESULT_VARIABLE rc
                 OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(shown "cured ${args}\n--- exit ${rc}, stdout:\n${out}--- stderr:\n${err}")
 if(NOT "${rc}" MATCHES "^(${RC})$")
@@ -35,7 +43,17 @@ if(RC EQUAL 2 AND TOOL_MESSAGES)
 elseif(RC EQUAL 2)
   string(REGEX MATCHALL "\n" newlines "${err}")
   list(LENGTH newlines lines)
-  if(NOT lines EQUAL 1 OR NOT out STREQUAL "")
+  if(JSON)
+    # with --json, the same line as a JSON object on stdout, too
+    string(REGEX REPLACE "^cured model: (.*)\n$" "\\1" message "${err}")
+    string(REPLACE "\\" "\\\\" message "${message}")
+    string(REPLACE "\"" "\\\"" message "${message}")
+    set(want "{\"error\": \"${message}\", \"exit_status\": 2}\n")
+    if(NOT lines EQUAL 1 OR NOT out STREQUAL want)
+      message(FATAL_ERROR "exit 2 with --json wants one line on stderr and "
+              "on stdout ${want}\n${shown}")
+    endif()
+  elseif(NOT lines EQUAL 1 OR NOT out STREQUAL "")
     message(FATAL_ERROR "exit 2 wants one line on stderr, nothing on stdout\n${shown}")
   endif()
 endif()

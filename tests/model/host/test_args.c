@@ -85,6 +85,13 @@ static void test_scalars(void **state)
     assert_int_equal(parse_ok("f64:-2").bits, 0xc000000000000000ull);
     assert_int_equal(parse_ok("s8:-128").bits, 0x80);
     assert_int_equal(parse_ok("s64:-1").bits, UINT64_MAX);
+    /* decimal even with a leading zero, hex only after 0x */
+    assert_int_equal(parse_ok("u32:010").bits, 10);
+    assert_int_equal(parse_ok("s32:-010").bits, (uint32_t)-10);
+    assert_int_equal(parse_ok("u32:0x10").bits, 16);
+    assert_int_equal(parse_ok("x=f32[010]:ones").count, 10);
+    assert_int_equal(parse_ok("x=f32[4]:random@010").seed, 10);
+    assert_int_equal(parse_ok("x=f32[1073741824]:uninit").count, 1073741824); /* 4 GiB */
     assert_int_equal(parse_ok("u16:65535").bits, 0xffff);
 }
 
@@ -100,10 +107,12 @@ static void test_bad_specs(void **state)
                 "file:PATH) in --arg 'x=f32[4]:twos'");
     parse_fails("x=f32[4]", "missing ':INIT' after ']' in --arg 'x=f32[4]'");
     parse_fails("x=f32[4:ones", "missing ']' in --arg 'x=f32[4:ones'");
-    parse_fails("x=f32[0]:ones",
-                "bad COUNT '0' (a whole number >= 1) in --arg 'x=f32[0]:ones'");
-    parse_fails("x=f32[-3]:ones",
-                "bad COUNT '-3' (a whole number >= 1) in --arg 'x=f32[-3]:ones'");
+    parse_fails("x=f32[0]:ones", "COUNT '0': out of range (1 to 18446744073709551615) "
+                                 "in --arg 'x=f32[0]:ones'");
+    parse_fails("x=f32[-3]:ones", "COUNT '-3': out of range (1 to 18446744073709551615) "
+                                  "in --arg 'x=f32[-3]:ones'");
+    parse_fails("x=f32[4x]:ones", "COUNT '4x': not a whole number (decimal, or hex "
+                                  "after 0x) in --arg 'x=f32[4x]:ones'");
     parse_fails("x=f32[]:ones",
                 "missing COUNT (only file: may omit it) in --arg 'x=f32[]:ones'");
     parse_fails("f32[4]:ones",
@@ -111,19 +120,27 @@ static void test_bad_specs(void **state)
     parse_fails("=f32[4]:ones", "empty name before '=' in --arg '=f32[4]:ones'");
     parse_fails("9x=f32[4]:ones",
                 "bad name '9x' (letters, digits, _) in --arg '9x=f32[4]:ones'");
-    parse_fails("x=f32[4]:random@abc", "bad seed 'abc' in --arg 'x=f32[4]:random@abc'");
+    parse_fails("x=f32[4]:random@abc", "SEED 'abc': not a whole number (decimal, or hex "
+                                       "after 0x) in --arg 'x=f32[4]:random@abc'");
     parse_fails("x=f32[4]:file:", "missing path after 'file:' in --arg 'x=f32[4]:file:'");
     parse_fails("u32:-1",
-                "bad u32 value '-1': negative value for an unsigned type in --arg 'u32:-1'");
-    parse_fails("u32:4294967296",
-                "bad u32 value '4294967296': out of range in --arg 'u32:4294967296'");
-    parse_fails("s8:128", "bad s8 value '128': out of range in --arg 's8:128'");
+                "bad u32 value '-1': out of range (0 to 4294967295) in --arg 'u32:-1'");
+    parse_fails("u32:4294967296", "bad u32 value '4294967296': out of range (0 to "
+                                  "4294967295) in --arg 'u32:4294967296'");
+    parse_fails("s8:128", "bad s8 value '128': out of range (-128 to 127) in --arg 's8:128'");
+    parse_fails("s32: 1", "bad s32 value ' 1': not a whole number (decimal, or hex after "
+                          "0x) in --arg 's32: 1'");
     parse_fails("f32:1.5x", "bad f32 value '1.5x': not a number in --arg 'f32:1.5x'");
-    parse_fails("u32:", "bad u32 value '': missing value in --arg 'u32:'");
+    parse_fails("u32:", "bad u32 value '': no number in --arg 'u32:'");
+    parse_fails("f32:", "bad f32 value '': no number in --arg 'f32:'");
     parse_fails("u32", "expected NAME=TYPE[COUNT]:INIT or TYPE:VALUE in --arg 'u32'");
-    parse_fails("x=f32[4294967296]:ones",
-                "COUNT 4294967296 is over the model's 4 GiB per buffer "
-                "in --arg 'x=f32[4294967296]:ones'");
+    parse_fails("x=f32[1073741825]:ones",
+                "x=f32[1073741825] is 4 GiB, over the model's 4 GiB per buffer "
+                "in --arg 'x=f32[1073741825]:ones'");
+    /* count * 4 wraps to 0 in 64 bits: still over, not an empty buffer */
+    parse_fails("x=f32[4611686018427387904]:ones",
+                "x=f32[4611686018427387904] is 1.718e+10 GiB, over the model's 4 GiB "
+                "per buffer in --arg 'x=f32[4611686018427387904]:ones'");
 }
 
 static void test_fill_values(void **state)
@@ -255,8 +272,10 @@ static void test_dim3(void **state)
     assert_true(d.x == 4 && d.y == 2 && d.z == 1);
     assert_int_equal(cured_model_dim3_parse("4,2,3", "--grid", &d, err, sizeof err), 0);
     assert_true(d.z == 3);
+    assert_int_equal(cured_model_dim3_parse("010,0x10", "--grid", &d, err, sizeof err), 0);
+    assert_true(d.x == 10 && d.y == 16 && d.z == 1);
     static const char *bad[] = {"", "0", "4,", "4,2,3,1", "x", "4,-1", "1 ", " 1",
-                                "4294967296"};
+                                "4294967296", "+4", ",4", "0x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(cured_model_dim3_parse(bad[i], "--grid", &d, err, sizeof err), -1);
         char expect[128];
