@@ -103,65 +103,96 @@ static int parse(int argc, char **argv, launch_options *o)
     return 0;
 }
 
-/* Runs the launch the options describe. Returns the exit status. */
-static int run(const launch_options *o)
+/* What one run holds, released by release_state whatever happened. */
+typedef struct launch_state {
+    cured_model_source src;
+    cured_model_memory *memory;
+    cured_model_arg args[MAX_ARGS];
+    uint8_t *params;
+    size_t params_size;
+    void *dptr[MAX_ARGS];
+    cured_model_buffer *host[MAX_ARGS];
+    cudaLibrary_t lib;
+    int have_lib;
+} launch_state;
+
+static void release_state(launch_state *st)
+{
+    for (int i = 0; i < MAX_ARGS; i++)
+        if (st->dptr[i])
+            cudaFree(st->dptr[i]);
+    if (st->have_lib)
+        cudaLibraryUnload(st->lib);
+    free(st->params);
+    cured_model_memory_free(st->memory);
+    cured_model_source_free(&st->src);
+}
+
+/* Binds the arguments as the model does (the same buffers, the same
+ * values). Returns the entry's index, or -1 after a line on stderr. */
+static int bind(const launch_options *o, launch_state *st)
 {
     char err[1024];
-    cured_model_source src;
-    memset(&src, 0, sizeof src);
-    if (cured_model_source_ptx_file(&src, o->ptx, err, sizeof err) != 0 ||
-        cured_model_source_parse(&src, err, sizeof err) != 0)
-        return fail(2, err, NULL);
-    int entry = cured_model_find_entry(src.module, o->entry, src.label, err, sizeof err);
-    if (entry < 0)
-        return fail(2, err, NULL);
+    if (cured_model_source_ptx_file(&st->src, o->ptx, err, sizeof err) != 0 ||
+        cured_model_source_parse(&st->src, err, sizeof err) != 0) {
+        fail(2, err, NULL);
+        return -1;
+    }
+    int entry = cured_model_find_entry(st->src.module, o->entry, st->src.label, err,
+                                       sizeof err);
+    if (entry < 0) {
+        fail(2, err, NULL);
+        return -1;
+    }
+    st->memory = cured_model_memory_new();
+    memcpy(st->args, o->args, sizeof st->args);
+    if (st->memory == NULL ||
+        cured_model_args_bind(st->src.module, entry, st->args, o->nargs, st->memory,
+                              &st->params, &st->params_size, err, sizeof err) != 0) {
+        fail(2, st->memory ? err : "out of memory", NULL);
+        return -1;
+    }
+    return entry;
+}
 
-    /* The model's binding: buffers filled as `cured model` fills them. */
-    cured_model_memory *memory = cured_model_memory_new();
-    cured_model_arg args[MAX_ARGS];
-    memcpy(args, o->args, sizeof args);
-    uint8_t *params = NULL;
-    size_t params_size = 0;
-    if (memory == NULL ||
-        cured_model_args_bind(src.module, entry, args, o->nargs, memory, &params,
-                              &params_size, err, sizeof err) != 0)
-        return fail(2, memory ? err : "out of memory", NULL);
+/* Runs the bound launch on the GPU and copies the buffers back into the
+ * model's memory. Returns the exit status. */
+static int launch(const launch_options *o, launch_state *st, int entry)
+{
     cured_model_param layout[MAX_ARGS];
-    int nparams = cured_model_entry_params(src.module, entry, layout, MAX_ARGS, NULL);
-
+    int nparams = cured_model_entry_params(st->src.module, entry, layout, MAX_ARGS, NULL);
     int count = 0;
     cudaError_t r = cudaGetDeviceCount(&count);
     if (r != cudaSuccess || count == 0)
         return fail(77, "no GPU", r != cudaSuccess ? cu_text(r) : NULL);
-    cudaLibrary_t lib;
     cudaKernel_t fn;
-    if ((r = cudaLibraryLoadFromFile(&lib, o->cubin, NULL, NULL, 0, NULL, NULL, 0))
+    if ((r = cudaLibraryLoadFromFile(&st->lib, o->cubin, NULL, NULL, 0, NULL, NULL, 0))
         != cudaSuccess)
         return fail(1, "loading the cubin", cu_text(r));
-    if ((r = cudaLibraryGetKernel(&fn, lib, cured_model_entry_name(src.module, entry)))
+    st->have_lib = 1;
+    if ((r = cudaLibraryGetKernel(&fn, st->lib, cured_model_entry_name(st->src.module,
+                                                                       entry)))
         != cudaSuccess)
         return fail(1, "no such kernel in the cubin", cu_text(r));
 
     /* Device buffers beside the model's, their addresses in the params. */
-    void *dptr[MAX_ARGS] = {0};
     void *kernel_args[MAX_ARGS];
     for (int i = 0; i < nparams && i < MAX_ARGS; i++)
-        kernel_args[i] = params + layout[i].offset;
-    cured_model_buffer *host[MAX_ARGS] = {0};
+        kernel_args[i] = st->params + layout[i].offset;
     for (int i = 0; i < o->nargs && i < nparams; i++) {
-        if (!args[i].is_buffer)
+        if (!st->args[i].is_buffer)
             continue;
-        host[i] = cured_model_memory_find_named(memory, args[i].name);
-        if (host[i] == NULL)
-            return fail(2, "no buffer named", args[i].name);
-        size_t bytes = host[i]->bytes ? (size_t)host[i]->bytes : 1;
-        if ((r = cudaMalloc(&dptr[i], bytes)) != cudaSuccess ||
-            (host[i]->bytes &&
-             (r = cudaMemcpy(dptr[i], host[i]->data, bytes, cudaMemcpyHostToDevice))
-             != cudaSuccess))
+        st->host[i] = cured_model_memory_find_named(st->memory, st->args[i].name);
+        if (st->host[i] == NULL)
+            return fail(2, "no buffer named", st->args[i].name);
+        size_t bytes = st->host[i]->bytes ? (size_t)st->host[i]->bytes : 1;
+        if ((r = cudaMalloc(&st->dptr[i], bytes)) != cudaSuccess ||
+            (st->host[i]->bytes &&
+             (r = cudaMemcpy(st->dptr[i], st->host[i]->data, bytes,
+                             cudaMemcpyHostToDevice)) != cudaSuccess))
             return fail(1, "device buffer", cu_text(r));
-        uint64_t addr = (uint64_t)(uintptr_t)dptr[i];
-        memcpy(params + layout[i].offset, &addr, sizeof addr);
+        uint64_t addr = (uint64_t)(uintptr_t)st->dptr[i];
+        memcpy(st->params + layout[i].offset, &addr, sizeof addr);
     }
     dim3 grid = {o->grid.x, o->grid.y, o->grid.z};
     dim3 block = {o->block.x, o->block.y, o->block.z};
@@ -170,12 +201,17 @@ static int run(const launch_options *o)
         r = cudaDeviceSynchronize();
     if (r != cudaSuccess)
         return fail(1, "the kernel", cu_text(r));
-
     for (int i = 0; i < o->nargs; i++)
-        if (host[i] != NULL && host[i]->bytes &&
-            (r = cudaMemcpy(host[i]->data, dptr[i], (size_t)host[i]->bytes,
+        if (st->host[i] != NULL && st->host[i]->bytes &&
+            (r = cudaMemcpy(st->host[i]->data, st->dptr[i], (size_t)st->host[i]->bytes,
                             cudaMemcpyDeviceToHost)) != cudaSuccess)
             return fail(1, "copying back", cu_text(r));
+    return 0;
+}
+
+/* Prints the --print buffers. Returns 0, or 2 for an unknown name. */
+static int print_buffers(const launch_options *o, const launch_state *st)
+{
     for (int p = 0; p < o->nprints; p++) {
         char name[CURED_MODEL_ARG_NAME_MAX];
         snprintf(name, sizeof name, "%s", o->prints[p]);
@@ -183,20 +219,26 @@ static int run(const launch_options *o)
         int all = colon != NULL && strcmp(colon, ":all") == 0;
         if (colon)
             *colon = '\0';
-        const cured_model_arg *a = cured_model_arg_find(args, o->nargs, name);
-        const cured_model_buffer *b = cured_model_memory_find_named(memory, name);
+        const cured_model_arg *a = cured_model_arg_find(st->args, o->nargs, name);
+        const cured_model_buffer *b = cured_model_memory_find_named(st->memory, name);
         if (a == NULL || b == NULL)
             return fail(2, "--print: no buffer named", name);
         cured_model_buffer_print(stdout, a, b, all);
     }
-    for (int i = 0; i < o->nargs; i++)
-        if (dptr[i])
-            cudaFree(dptr[i]);
-    cudaLibraryUnload(lib);
-    free(params);
-    cured_model_memory_free(memory);
-    cured_model_source_free(&src);
     return 0;
+}
+
+/* Runs the launch the options describe. Returns the exit status. */
+static int run(const launch_options *o)
+{
+    launch_state st;
+    memset(&st, 0, sizeof st);
+    int entry = bind(o, &st);
+    int status = entry < 0 ? 2 : launch(o, &st, entry);
+    if (status == 0)
+        status = print_buffers(o, &st);
+    release_state(&st);
+    return status;
 }
 
 int main(int argc, char **argv)
