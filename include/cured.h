@@ -7,7 +7,11 @@
  *          cured_device_shape, cured_device_preset, cured_device_presets,
  *          cured_device_preset_find, cured_catalogue_plan_on,
  *          cured_catalogue_chain_length,
- *          cured_catalogue_plan, cured_catalogue_run
+ *          cured_catalogue_plan, cured_catalogue_run,
+ *          cured_op, cured_reduce_flags, cured_reducer, cured_op_name,
+ *          cured_op_from_name, cured_reduce_result_dtype,
+ *          cured_reduce_workspace_bytes, cured_reducer_create,
+ *          cured_reducer_destroy, cured_reduce, cured_reduce_cpu
  *
  * The catalogue is the teaching sequence of reduction kernels (divergent ...
  * single_pass) as real GPU kernels. Every run function takes device pointers
@@ -16,6 +20,12 @@
  * cured_catalogue_temp_bytes are pure C and work on machines without CUDA;
  * cured_catalogue_plan and cured_catalogue_run need the CUDA build (without
  * it they validate their arguments, then answer CURED_ERROR_NO_CUDA).
+ *
+ * cured_reduce (the second half of this header) is the library's own
+ * reduction: sum, min, max, argmin, argmax over eight element types, float
+ * sums correctly rounded (the exact sum rounded once), so its bits are the
+ * same on every GPU, grid and stream, and on the CPU (cured_reduce_cpu).
+ * docs/exact.md explains how.
  */
 #ifndef CURED_H
 #define CURED_H
@@ -41,7 +51,12 @@ typedef enum cured_status {
     CURED_ERROR_UNSUPPORTED_TYPE,   /* the kernel has no instance for that dtype */
     CURED_ERROR_TEMP_TOO_SMALL,     /* temp_bytes below what temp_bytes() asked */
     CURED_ERROR_NO_CUDA,            /* library built without CUDA support */
-    CURED_ERROR_CUDA                /* a CUDA runtime call or launch failed */
+    CURED_ERROR_CUDA,               /* a CUDA runtime call or launch failed */
+    CURED_ERROR_UNSUPPORTED_OP,     /* no such op, or the op refuses that dtype */
+    CURED_ERROR_NOT_DEVICE_POINTER, /* host memory, or another device's memory */
+    CURED_ERROR_MISALIGNED,         /* a pointer not aligned to its element type */
+    CURED_ERROR_INVALID_VALUE,      /* bad flags, handle or forced launch shape */
+    CURED_ERROR_OUT_OF_MEMORY       /* host or device allocation failed */
 } cured_status;
 
 typedef enum cured_dtype {
@@ -51,8 +66,13 @@ typedef enum cured_dtype {
     CURED_I64,
     CURED_U32,
     CURED_U64,
+    CURED_F16,  /* IEEE binary16 (cured_reduce only) */
+    CURED_BF16, /* bfloat16: the top half of an f32 (cured_reduce only) */
     CURED_DTYPE_COUNT
 } cured_dtype;
+
+/* The catalogue's kernels take the first six dtypes, f32 .. u64. */
+#define CURED_CATALOGUE_DTYPES 6
 
 /* Where a kernel sits in the hardware's layering. */
 typedef enum cured_level {
@@ -208,6 +228,123 @@ cured_status cured_catalogue_run(int kernel, cured_dtype dtype,
                                  const void *d_in, uint64_t n, void *d_out,
                                  int block_size, void *d_temp,
                                  size_t temp_bytes, cured_stream stream);
+
+/* ------------------------------------------------------------------------
+ * cured_reduce: the reduction to link against.
+ *
+ * One call reduces n elements of a device array to one value, on a stream,
+ * with one kernel launch: no allocation, no host synchronisation, no device
+ * query, no memset per call (capturable in a CUDA graph). A handle
+ * (cured_reducer) holds what the calls need: the device's shape, read once
+ * when the handle is made, and a workspace (its own, or the caller's).
+ *
+ * Results (docs/exact.md):
+ * - sum of f16, bf16, f32: the exact sum of the inputs rounded once, to
+ *   nearest, ties to even, to f32 (or f64 with CURED_REDUCE_F64); of f64:
+ *   to f64. Hence the same bits on any GPU, grid, stream, and on the CPU.
+ *   Any NaN -> NaN; +inf and -inf both present -> NaN; else an infinite
+ *   input gives that infinity; an exact sum beyond the format -> +-inf. A
+ *   zero sum is +0 (also for n == 0 and for inputs that are all -0).
+ * - sum of integers: modulo 2^bits in the input type, or as a 64-bit sum
+ *   (i64 for i32, u64 for u32) with CURED_REDUCE_WIDEN; exact either way.
+ * - min, max: the element itself (same dtype). Any NaN -> the NaN of the
+ *   lowest index; -0 orders below +0 (min{-0, +0} = -0, max = +0).
+ * - argmin, argmax: the int64 index of the first element equal to min/max
+ *   in that order (the first NaN if there is one).
+ * - n == 0 gives the identity: sum 0 (+0.0); min +inf (floats) or the
+ *   type's largest integer; max -inf or the smallest; argmin/argmax -1.
+ * ------------------------------------------------------------------------ */
+
+typedef enum cured_op {
+    CURED_OP_SUM = 0,
+    CURED_OP_MIN,
+    CURED_OP_MAX,
+    CURED_OP_ARGMIN,
+    CURED_OP_ARGMAX,
+    CURED_OP_COUNT
+} cured_op;
+
+/* Flags of cured_reduce (OR them; 0 is the default). */
+typedef enum cured_reduce_flags {
+    CURED_REDUCE_F64 = 1u << 0,   /* float sums of f16/bf16/f32 round to f64 */
+    CURED_REDUCE_WIDEN = 1u << 1  /* integer sums as 64 bits, not wrapped */
+} cured_reduce_flags;
+
+/* The largest n cured_reduce accepts: 2^42 elements (64-bit indexing). */
+#define CURED_REDUCE_MAX_N ((uint64_t)1 << 42)
+
+/* A reduction handle: the device's shape, the workspace, the pointer-check
+ * cache. Opaque. One handle serves one device; calls through one handle
+ * must not run concurrently (they share the workspace), so give each
+ * concurrently used stream its own handle. */
+typedef struct cured_reducer cured_reducer;
+
+/* "sum", "min", "max", "argmin", "argmax", or NULL for an invalid op. */
+const char *cured_op_name(cured_op op);
+
+/* Parses an op's name into *op. Returns CURED_ERROR_NULL_POINTER or
+ * CURED_ERROR_UNSUPPORTED_OP (unknown name; *op untouched). */
+cured_status cured_op_from_name(const char *name, cured_op *op);
+
+/* The dtype of the one element cured_reduce writes for (op, dtype, flags):
+ * see the results above (CURED_I64 for argmin/argmax). Pure C. Returns
+ * CURED_ERROR_NULL_POINTER, CURED_ERROR_UNSUPPORTED_TYPE (invalid dtype),
+ * CURED_ERROR_UNSUPPORTED_OP (invalid op) or CURED_ERROR_INVALID_VALUE
+ * (unknown flag bits, CURED_REDUCE_F64 on a non-float sum or
+ * CURED_REDUCE_WIDEN on a non-integer sum); *out untouched on an error. */
+cured_status cured_reduce_result_dtype(cured_op op, cured_dtype dtype,
+                                       unsigned flags, cured_dtype *out);
+
+/* The workspace a handle needs (bytes), the same for every op, dtype, n
+ * and device: CUB's first call, done once. Pure C. Returns
+ * CURED_ERROR_NULL_POINTER. */
+cured_status cured_reduce_workspace_bytes(size_t *bytes);
+
+/* Makes a handle for the current device: reads its shape and the kernels'
+ * occupancy once, and takes d_workspace (device memory of this device,
+ * cured_reduce_workspace_bytes() large, 256-byte aligned) as its workspace,
+ * or with d_workspace NULL allocates one it owns (cudaMalloc). Zero-fills
+ * the workspace's state once (cudaMemset; synchronous), after which every
+ * call leaves it as it found it. Returns CURED_ERROR_NULL_POINTER (out),
+ * CURED_ERROR_TEMP_TOO_SMALL, CURED_ERROR_MISALIGNED,
+ * CURED_ERROR_NOT_DEVICE_POINTER (d_workspace), CURED_ERROR_OUT_OF_MEMORY,
+ * CURED_ERROR_CUDA (no device), CURED_ERROR_NO_CUDA (build without CUDA);
+ * *out is NULL on an error. */
+cured_status cured_reducer_create(void *d_workspace, size_t workspace_bytes,
+                                  cured_reducer **out);
+
+/* Frees a handle and the workspace it owns. It does not synchronise: the
+ * caller makes sure no call through it is still in flight. NULL is fine.
+ * Returns CURED_SUCCESS or CURED_ERROR_CUDA (cudaFree failed). */
+cured_status cured_reducer_destroy(cured_reducer *r);
+
+/* Reduces d_in[0..n) (dtype elements, device memory) with op into the one
+ * element at d_out (device memory, of cured_reduce_result_dtype's type),
+ * asynchronously on `stream`, on the handle's device. d_in may be NULL
+ * only when n == 0.
+ * Checks everything before it touches the device; on an error nothing is
+ * launched or written: CURED_ERROR_NULL_POINTER, CURED_ERROR_UNSUPPORTED_TYPE,
+ * CURED_ERROR_UNSUPPORTED_OP, CURED_ERROR_INVALID_VALUE (flags, handle),
+ * CURED_ERROR_SIZE_TOO_LARGE (n > CURED_REDUCE_MAX_N),
+ * CURED_ERROR_MISALIGNED (d_in or d_out not aligned to its element size),
+ * CURED_ERROR_NOT_DEVICE_POINTER (d_in or d_out is host memory or another
+ * device's: checked with cudaPointerGetAttributes, about 0.07 us a
+ * pointer, and skipped when a pointer equals the one the last successful
+ * call checked), CURED_ERROR_NO_CUDA. CURED_ERROR_CUDA: the launch failed
+ * (an error an earlier call left pending is reported, and cleared, too). */
+cured_status cured_reduce(cured_reducer *r, cured_op op, cured_dtype dtype,
+                          const void *d_in, uint64_t n, void *d_out,
+                          unsigned flags, cured_stream stream);
+
+/* The same reduction on the CPU, over host memory, with `threads` POSIX
+ * threads (0: one per online core, at most 64): bit for bit the result
+ * cured_reduce gives (written to *out, cured_reduce_result_dtype's type).
+ * Works without CUDA and without a GPU. Returns the argument errors of
+ * cured_reduce (host pointers are what it wants) and
+ * CURED_ERROR_OUT_OF_MEMORY when threads cannot be started. */
+cured_status cured_reduce_cpu(cured_op op, cured_dtype dtype, const void *in,
+                              uint64_t n, void *out, unsigned flags,
+                              int threads);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,8 @@
 #   bench  scripts/gpu-bench.sh   (cured bench 2^10..2^30 f32, 2^26 summary)
 #   model  scripts/gpu-model-check.sh (the model's counters against ncu)
 #   fidelity scripts/gpu-fidelity.sh (ncu's truth for the fidelity set)
+#   reduce scripts/gpu-reduce.sh (cured_reduce: GPU tests, sanitizer, the
+#          price of exactness; not in the default list: name it)
 #   tour   build/cured tour (the main job, GPU part included)
 #
 # $OUT keeps summary.txt, check.log, bench-summary.log, bench.csv,
@@ -35,8 +37,8 @@ stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build check bench model)
 for s in "${stages[@]}"; do
   case "$s" in
-    build|check|bench|model|fidelity|tour) ;;
-    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour)" >&2; exit 2 ;;
+    build|check|bench|model|fidelity|tour|reduce) ;;
+    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour reduce)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x build/cured ] && [ "${stages[0]}" != build ]; then
@@ -92,6 +94,7 @@ for s in "${stages[@]}"; do
       fi ;;
     fidelity) run_stage fidelity "$out/fidelity.log" 300 scripts/gpu-fidelity.sh ;;
     tour) run_stage tour "$out/tour.log" 120 build/cured tour ;;
+    reduce) run_stage reduce "$out/reduce.log" 420 scripts/gpu-reduce.sh ;;
   esac
 done
 
@@ -100,7 +103,8 @@ done
 tar -C "$out" -czf /tmp/cured-logs.tar.gz . 2>/dev/null && mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
 find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
   ! -name check.log ! -name bench.csv ! -name model.log ! -name fidelity.txt \
-  ! -name bench-summary.log ! -name fidelity.tar.gz -exec rm -rf {} + 2>/dev/null
+  ! -name bench-summary.log ! -name fidelity.tar.gz ! -name reduce.log \
+  -exec rm -rf {} + 2>/dev/null
 
 {
   echo
@@ -109,6 +113,12 @@ find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
   echo
   echo "== tour (tail) =="
   [ -f "$out/tour.log" ] && tail -n 12 "$out/tour.log"
+  echo
+  if [ -f "$out/reduce.log" ]; then
+    echo
+    echo "== reduce (tail) =="
+    tail -n 45 "$out/reduce.log"
+  fi
   echo
   echo "== bench at 2^26 (tail) =="
   [ -f "$out/bench-summary.log" ] && tail -n 30 "$out/bench-summary.log"

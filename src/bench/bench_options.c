@@ -154,6 +154,10 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                 return parse_error(err, err_size,
                                    "--dtype: unknown type '%s' (f32 f64 i32 i64 u32 u64)",
                                    optarg);
+            if ((unsigned)opts->dtype >= CURED_CATALOGUE_DTYPES)
+                return parse_error(err, err_size,
+                                   "--dtype: the catalogue has no %s kernels (f32 f64 i32 i64 u32 u64)",
+                                   optarg);
             break;
         case OPT_KERNELS:
             if (parse_kernels(optarg, &opts->kernel_mask, err, err_size) !=

@@ -1,8 +1,8 @@
 /* cli.h - the `cured` command line: one function per subcommand.
  *
  * defines: cli_command, cli_fail, cli_fail_json (cli_fail.c), cli_catalogue_find
- *          (cmd_list.c), cmd_tour, cmd_list, cmd_version, cmd_model, cmd_bench
- *          (CUDA builds only)
+ *          (cmd_list.c), cmd_tour, cmd_list, cmd_version, cmd_model, cmd_sum,
+ *          cmd_bench (CUDA builds only)
  *
  * Every subcommand gets argv starting at its own name (getopt_long-ready),
  * prints data on stdout and progress on stderr, and returns the process exit
@@ -41,5 +41,6 @@ int cmd_list(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_sum(int argc, char **argv);
 
 #endif /* CURED_CLI_H */

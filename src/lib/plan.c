@@ -46,7 +46,7 @@ cured_status cured_dispatch_check_shape(int kernel, cured_dtype dtype,
     const cured_kernel_info *info = cured_catalogue_entry(kernel);
     if (info == NULL)
         return CURED_ERROR_UNKNOWN_KERNEL;
-    if (cured_dtype_size(dtype) == 0)
+    if (cured_dtype_size(dtype) == 0 || (unsigned)dtype >= CURED_CATALOGUE_DTYPES)
         return CURED_ERROR_UNSUPPORTED_TYPE;
     if (!is_block_size(block_size))
         return CURED_ERROR_INVALID_BLOCK_SIZE;

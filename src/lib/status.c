@@ -21,6 +21,15 @@ const char *cured_status_string(cured_status status)
     case CURED_ERROR_TEMP_TOO_SMALL: return "scratch space is too small";
     case CURED_ERROR_NO_CUDA: return "libcured was built without CUDA";
     case CURED_ERROR_CUDA: return "a CUDA call or kernel launch failed";
+    case CURED_ERROR_UNSUPPORTED_OP:
+        return "no such operation, or not for this element type";
+    case CURED_ERROR_NOT_DEVICE_POINTER:
+        return "a pointer is not device memory of this device";
+    case CURED_ERROR_MISALIGNED:
+        return "a pointer is not aligned to its element type";
+    case CURED_ERROR_INVALID_VALUE:
+        return "invalid flags, handle or launch shape";
+    case CURED_ERROR_OUT_OF_MEMORY: return "out of memory";
     }
     return "unknown status";
 }
@@ -32,6 +41,7 @@ static const struct {
     [CURED_F32] = {"f32", 4}, [CURED_F64] = {"f64", 8},
     [CURED_I32] = {"i32", 4}, [CURED_I64] = {"i64", 8},
     [CURED_U32] = {"u32", 4}, [CURED_U64] = {"u64", 8},
+    [CURED_F16] = {"f16", 2}, [CURED_BF16] = {"bf16", 2},
 };
 
 const char *cured_dtype_name(cured_dtype dtype)

@@ -172,7 +172,7 @@ static void test_bad_input_gives_one_clear_line(void **state)
     assert_error("--runs '': no number", "--runs", "");
     assert_error("--min-log2 20 is above --max-log2 12", "--min-log2", "20",
                  "--max-log2", "12");
-    assert_error("--dtype: unknown type 'f16'", "--dtype", "f16");
+    assert_error("--dtype: unknown type 'f8'", "--dtype", "f8");
     assert_error("--kernels: unknown kernel 'nope' (see cured list)", "--kernels",
                  "shuffle,nope");
     assert_error("--kernels: empty name in 'shuffle,,atomic'", "--kernels",

@@ -128,7 +128,7 @@ static void test_every_kernel_has_its_entries(void **state)
     int checked = 0;
     for (int k = 0; k < cured_catalogue_count(); k++) {
         const char *name = cured_catalogue_entry(k)->name;
-        for (int d = 0; d < CURED_DTYPE_COUNT; d++) {
+        for (int d = 0; d < CURED_CATALOGUE_DTYPES; d++) {
             const char *dtype = cured_dtype_name((cured_dtype)d);
             for (int b = 32; b <= 1024; b *= 2) {
                 if (cured_dispatch_check_shape(k, (cured_dtype)d, 1, b) != CURED_SUCCESS)
@@ -153,7 +153,7 @@ static void test_every_kernel_has_its_entries(void **state)
             }
         }
     }
-    assert_int_equal(checked, 13 * CURED_DTYPE_COUNT * 6);
+    assert_int_equal(checked, 13 * CURED_CATALOGUE_DTYPES * 6);
     assert_int_equal(cured_catalogue_count(), 13);
 }
 

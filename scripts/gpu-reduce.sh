@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# gpu-reduce.sh - cured_reduce on a GPU machine: its tests, compute-sanitizer
+# on every path, and the price of exactness, with a short table last.
+#
+#   scripts/gpu-reduce.sh          from the repo root, after a build in build/
+#                                  (scripts/device.sh build); logs in
+#                                  ${OUT:-out}/gpu-reduce/
+#
+# 1. test_gpu_reduce: GPU bits against the CPU path's over 60 forced launch
+#    shapes, misaligned inputs, 1000 repeated calls, bad input;
+#    test_gpu_reduce --large: 2^28 of every float type and data kind,
+#    2^32 + 5 f16 (skipped when REDUCE_LARGE=0).
+# 2. compute-sanitizer memcheck, racecheck, synccheck, initcheck on one call
+#    per path: exact sums of f16, bf16, f32, f64 (one block and 7 blocks,
+#    d_in misaligned by one element), an integer sum, min, argmax.
+# 3. test_gpu_reduce --price: exact against plain (not exact) sums of the
+#    same kernel shape, f32, f64, f16, bf16, 2^10 .. 2^30, back-to-back
+#    calls; block sizes 128 .. 1024 at 2^24 and up.
+# Exits non-zero if a test or a sanitizer run fails.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+out="${OUT:-out}/gpu-reduce"
+build="${CURED_BUILD:-build}"
+bin=$build/tests/gpu/test_gpu_reduce
+export PATH="$PATH:/usr/local/cuda/bin"
+mkdir -p "$out"
+status=0
+if [ ! -x "$bin" ]; then
+  echo "gpu-reduce: $bin not built" >&2
+  exit 2
+fi
+
+echo "== gpu-reduce: tests =="
+t0=$SECONDS
+"$bin" > "$out/test.log" 2>&1; rc=$?
+echo "test_gpu_reduce: exit $rc ($((SECONDS - t0)) s): $(tail -1 "$out/test.log")"
+[ $rc = 0 ] || { status=1; grep -m 20 FAIL "$out/test.log"; }
+if [ "${REDUCE_LARGE:-1}" = 1 ]; then
+  t0=$SECONDS
+  "$bin" --large > "$out/large.log" 2>&1; rc=$?
+  echo "test_gpu_reduce --large: exit $rc ($((SECONDS - t0)) s): $(tail -1 "$out/large.log")"
+  [ $rc = 0 ] || { status=1; grep -m 20 FAIL "$out/large.log"; }
+fi
+
+echo "== gpu-reduce: compute-sanitizer =="
+sanitizer="$(command -v compute-sanitizer || true)"
+if [ -z "$sanitizer" ]; then
+  echo "compute-sanitizer not found"; status=1
+else
+  runs=("sum f16 100003 1 7 256" "sum bf16 100003 1 7 256" "sum f32 100003 1 7 256"
+        "sum f64 100003 1 7 256" "sum f32 5000 0 1 64" "sum f64 5000 3 1 1024"
+        "sum i32 100003 1 7 256" "min f32 100003 1 7 256" "argmax f16 100003 1 7 128"
+        "sum f32 0 0 1 256")
+  for r in "${runs[@]}"; do
+    for tool in memcheck racecheck synccheck initcheck; do
+      log="$out/san.$(echo "$r" | tr ' ' _).$tool.log"
+      # shellcheck disable=SC2086
+      "$sanitizer" --tool "$tool" --error-exitcode 1 "$bin" --one $r > "$log" 2>&1
+      rc=$?
+      count=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p;s/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$log" | tail -1)
+      if [ $rc = 0 ] && [ "${count:-0}" = 0 ]; then
+        printf '%-32s %-10s clean\n' "$r" "$tool"
+      else
+        printf '%-32s %-10s ERRORS (%s, exit %s): %s\n' "$r" "$tool" "${count:-?}" "$rc" "$log"
+        status=1
+      fi
+    done
+  done
+fi
+
+echo "== gpu-reduce: price of exactness (us per call, back to back) =="
+"$bin" --price > "$out/price.log" 2>&1 || status=1
+cat "$out/price.log"
+# exact / plain at the same block, 2^24 and up: the acceptance wants <= 1.03
+awk 'NR > 1 && $4 == 256 { t[$1 " " $2 " " $3] = $6 }
+     END { for (k in t) { split(k, f, " "); if (f[3] == "exact" && (f[1] " " f[2] " plain") in t && f[2] >= 24)
+             printf "price %s 2^%s: exact/plain = %.3f\n", f[1], f[2], t[k] / t[f[1] " " f[2] " plain"] } }' \
+  "$out/price.log" | sort
+if [ $status = 0 ]; then echo "gpu-reduce: PASS"; else echo "gpu-reduce: FAIL"; fi
+exit $status

@@ -1,0 +1,394 @@
+/* reduce.cu - cured_reduce's kernels: exact float sums, a plain float sum
+ * (for comparison), integer sums, min/max/argmin/argmax; and the host's
+ * table of them.
+ *
+ * defines: exact_sum_kernel, plain_sum_kernel, int_sum_kernel,
+ *          minmax_kernel, cured_reduce_function
+ *
+ * Every kernel is one launch over the whole array, in layers: the load
+ * layer (reduce_load.cuh) hands each thread its 16-byte vectors, the
+ * thread layer accumulates (sum_thread.cuh, or the small visitors below),
+ * the block layer combines its threads, and the grid layer combines the
+ * blocks: one block writes the result itself; more write one partial each
+ * to the workspace and the last block to finish (a ticket counter, as the
+ * catalogue's single_pass) combines them and re-arms the counter. No
+ * memset, no second launch, no host round trip.
+ * __launch_bounds__(1024, 1): any block size up to 1024, at most 64
+ * registers a thread, so 1024 threads a multiprocessor at least.
+ */
+#include <string.h>
+
+#include "order.h"
+#include "reduce_kernels.h"
+#include "reduce_load.cuh"
+#include "sum_block.cuh"
+#include "sum_thread.cuh"
+#include "xacc.h"
+
+// ----------------------------------------------------------------------------
+// Exact float sums
+
+template <typename Acc, unsigned ELEM, int F, int NDIG>
+__global__ void __launch_bounds__(1024, 1)
+exact_sum_kernel(cured_reduce_kernel_args a)
+{
+    __shared__ exact_block_state<NDIG> s;
+    exact_block_begin<NDIG>(s);
+    Acc acc;
+    acc.init(s.digits);
+    rl_visit_array<ELEM>(a.in, a.n, acc);
+    acc.finish();
+    exact_block_sum<NDIG>(s, acc.acc, acc.q, acc.special);
+    exact_grid_finish<NDIG>(s, (xacc_family)F, a);
+}
+
+// ----------------------------------------------------------------------------
+// The grid layer of the simple kernels: one 16-byte value per block
+
+/* One value per block (v, in thread 0) into the result: a single block
+ * calls write(v) itself; otherwise partial g = v, a ticket, and the last
+ * block combines every partial (starting from `identity`, which combine
+ * leaves unchanged) and writes. Every thread calls it. V is a 16-byte POD. */
+template <typename V, typename Combine, typename Write>
+__device__ void grid_one_value(V v, V identity, const cured_reduce_kernel_args &a,
+                               Combine combine, Write write)
+{
+    __shared__ unsigned am_last;
+    __shared__ V warp_vals[32];
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0)
+            write(v);
+        return;
+    }
+    char *ws = (char *)a.workspace;
+    unsigned *counter = (unsigned *)ws;
+    V *partials = (V *)(ws + CURED_REDUCE_STATE_BYTES);
+    const size_t STRIDE = CURED_REDUCE_PARTIAL_BYTES / sizeof(V);
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x * STRIDE] = v;
+        __threadfence();
+        am_last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!am_last)
+        return;
+    __threadfence();
+    /* thread t combines partials t, t + B, ...; then the block */
+    V mine = identity;
+    for (unsigned g = threadIdx.x; g < gridDim.x; g += blockDim.x) {
+        const unsigned long long *p =
+            (const unsigned long long *)(partials + g * STRIDE);
+        unsigned long long raw[2] = {__ldcg(p), __ldcg(p + 1)};
+        V x;
+        memcpy(&x, raw, sizeof x);
+        mine = combine(mine, x);
+    }
+    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (int off = 16; off > 0; off >>= 1) {
+        unsigned long long raw[2];
+        memcpy(raw, &mine, sizeof raw);
+        raw[0] = __shfl_xor_sync(FULL_WARP, raw[0], off);
+        raw[1] = __shfl_xor_sync(FULL_WARP, raw[1], off);
+        V other;
+        memcpy(&other, raw, sizeof other);
+        mine = combine(mine, other);
+    }
+    if (lane == 0)
+        warp_vals[warp] = mine;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        V r = warp_vals[0];
+        for (unsigned w = 1; w < (blockDim.x >> 5); w++)
+            r = combine(r, warp_vals[w]);
+        write(r);
+        *counter = 0; /* re-armed for the next call */
+    }
+}
+
+/* The block's value: combine over every thread's `mine` (shuffles in each
+ * warp, then thread 0 over the warps). Thread 0 gets it. Every thread
+ * calls it. */
+template <typename V, typename Combine>
+__device__ V block_combine(V mine, Combine combine)
+{
+    __shared__ V warp_vals[32];
+    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (int off = 16; off > 0; off >>= 1) {
+        unsigned long long raw[2];
+        memcpy(raw, &mine, sizeof raw);
+        raw[0] = __shfl_xor_sync(FULL_WARP, raw[0], off);
+        raw[1] = __shfl_xor_sync(FULL_WARP, raw[1], off);
+        V other;
+        memcpy(&other, raw, sizeof other);
+        mine = combine(mine, other);
+    }
+    if (lane == 0)
+        warp_vals[warp] = mine;
+    __syncthreads();
+    V r = warp_vals[0];
+    if (threadIdx.x == 0)
+        for (unsigned w = 1; w < (blockDim.x >> 5); w++)
+            r = combine(r, warp_vals[w]);
+    return r;
+}
+
+// ----------------------------------------------------------------------------
+// Plain float sums (not exact: the price of exactness is measured against it)
+
+struct plain_val {
+    double v;
+    double pad;
+};
+
+template <typename OUT, int KIND, unsigned ELEM>
+__global__ void __launch_bounds__(1024, 1)
+plain_sum_kernel(cured_reduce_kernel_args a)
+{
+    plain_acc<OUT, KIND> acc;
+    acc.init();
+    rl_visit_array<ELEM>(a.in, a.n, acc);
+    auto add = [](plain_val x, plain_val y) {
+        plain_val r = {(double)((OUT)x.v + (OUT)y.v), 0};
+        return r;
+    };
+    plain_val mine = {(double)acc.total(), 0};
+    plain_val b = block_combine(mine, add);
+    auto write = [&a](plain_val r) {
+        if (KIND != 3 && !(a.flags & CURED_REDUCE_F64))
+            *(float *)a.out = (float)r.v;
+        else
+            *(double *)a.out = r.v;
+    };
+    grid_one_value(b, plain_val{0, 0}, a, add, write);
+}
+
+// ----------------------------------------------------------------------------
+// Integer sums: modulo 2^64, written modulo 2^bits or whole
+
+struct int_val {
+    unsigned long long s;
+    unsigned long long pad;
+};
+
+/* Adds elements sign- or zero-extended to 64 bits. */
+template <unsigned ELEM, bool SIGNED>
+struct int_acc {
+    unsigned long long s;
+
+    __device__ static unsigned long long ext(uint64_t bits)
+    {
+        if (ELEM == 4)
+            return SIGNED ? (unsigned long long)(long long)(int)(unsigned)bits
+                          : (unsigned long long)(unsigned)bits;
+        return bits;
+    }
+
+    __device__ void trip(const rl_trip &t)
+    {
+        /* invalid vectors are zeros */
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++) {
+            if (ELEM == 4) {
+                s += ext(t.v[j].x) + ext(t.v[j].y) + ext(t.v[j].z) + ext(t.v[j].w);
+            } else {
+                s += ((unsigned long long)t.v[j].y << 32 | t.v[j].x) +
+                     ((unsigned long long)t.v[j].w << 32 | t.v[j].z);
+            }
+        }
+    }
+
+    __device__ void scalars(uint64_t a, bool va, unsigned long long, uint64_t b,
+                            bool vb, unsigned long long)
+    {
+        s += (va ? ext(a) : 0) + (vb ? ext(b) : 0);
+    }
+};
+
+template <unsigned ELEM, bool SIGNED>
+__global__ void __launch_bounds__(1024, 1)
+int_sum_kernel(cured_reduce_kernel_args a)
+{
+    int_acc<ELEM, SIGNED> acc;
+    acc.s = 0;
+    rl_visit_array<ELEM>(a.in, a.n, acc);
+    auto add = [](int_val x, int_val y) {
+        int_val r = {x.s + y.s, 0};
+        return r;
+    };
+    int_val mine = {acc.s, 0};
+    int_val b = block_combine(mine, add);
+    auto write = [&a](int_val r) {
+        if (ELEM == 8 || (a.flags & CURED_REDUCE_WIDEN))
+            *(unsigned long long *)a.out = r.s;
+        else
+            *(unsigned *)a.out = (unsigned)r.s;
+    };
+    grid_one_value(b, int_val{0, 0}, a, add, write);
+}
+
+// ----------------------------------------------------------------------------
+// min, max, argmin, argmax
+
+/* The best element so far: its rank (order.h) and index; idx all ones for
+ * none. */
+struct mm_val {
+    unsigned long long rank;
+    unsigned long long idx;
+};
+
+/* Whether x beats y: a smaller rank for min (a larger for max), or the
+ * same rank and a smaller index. */
+__device__ inline bool mm_better(const mm_val &x, const mm_val &y, bool is_max)
+{
+    if (x.rank != y.rank)
+        return is_max ? x.rank > y.rank : x.rank < y.rank;
+    return x.idx < y.idx;
+}
+
+template <int DTYPE, unsigned ELEM>
+struct mm_acc {
+    mm_val best;
+    bool is_max;
+
+    __device__ void see(uint64_t bits, unsigned long long idx)
+    {
+        mm_val x;
+        x.rank = is_max ? order_rank_max(DTYPE, bits) : order_rank_min(DTYPE, bits);
+        x.idx = idx;
+        if (mm_better(x, best, is_max))
+            best = x;
+    }
+
+    __device__ void trip(const rl_trip &t)
+    {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++) {
+            if (!(t.valid >> j & 1u))
+                continue;
+            const unsigned w[4] = {t.v[j].x, t.v[j].y, t.v[j].z, t.v[j].w};
+            if (ELEM == 2) {
+#pragma unroll
+                for (int c = 0; c < 8; c++)
+                    see(c & 1 ? w[c / 2] >> 16 : w[c / 2] & 0xffffu, t.first(j, 8) + c);
+            } else if (ELEM == 4) {
+#pragma unroll
+                for (int c = 0; c < 4; c++)
+                    see(w[c], t.first(j, 4) + c);
+            } else {
+                see((uint64_t)w[1] << 32 | w[0], t.first(j, 2));
+                see((uint64_t)w[3] << 32 | w[2], t.first(j, 2) + 1);
+            }
+        }
+    }
+
+    __device__ void scalars(uint64_t a, bool va, unsigned long long ia, uint64_t b,
+                            bool vb, unsigned long long ib)
+    {
+        if (va)
+            see(a, ia);
+        if (vb)
+            see(b, ib);
+    }
+};
+
+template <int DTYPE, unsigned ELEM>
+__global__ void __launch_bounds__(1024, 1)
+minmax_kernel(cured_reduce_kernel_args a)
+{
+    bool is_max = a.op == CURED_OP_MAX || a.op == CURED_OP_ARGMAX;
+    mm_acc<DTYPE, ELEM> acc;
+    acc.is_max = is_max;
+    acc.best.rank = is_max ? 0ull : ~0ull;
+    acc.best.idx = ~0ull;
+    rl_visit_array<ELEM>(a.in, a.n, acc);
+    auto better = [is_max](mm_val x, mm_val y) {
+        return mm_better(x, y, is_max) ? x : y;
+    };
+    mm_val b = block_combine(acc.best, better);
+    auto write = [&a, is_max](mm_val r) {
+        bool arg = a.op == CURED_OP_ARGMIN || a.op == CURED_OP_ARGMAX;
+        bool none = r.idx == ~0ull;
+        if (arg) {
+            *(long long *)a.out = none ? -1ll : (long long)r.idx;
+            return;
+        }
+        uint64_t bits;
+        if (none) {
+            bits = order_identity_bits(DTYPE, is_max);
+        } else if (ELEM == 2) {
+            bits = ((const unsigned short *)a.in)[r.idx];
+        } else if (ELEM == 4) {
+            bits = ((const unsigned *)a.in)[r.idx];
+        } else {
+            bits = ((const unsigned long long *)a.in)[r.idx];
+        }
+        if (ELEM == 2)
+            *(unsigned short *)a.out = (unsigned short)bits;
+        else if (ELEM == 4)
+            *(unsigned *)a.out = (unsigned)bits;
+        else
+            *(unsigned long long *)a.out = bits;
+    };
+    mm_val none = {is_max ? 0ull : ~0ull, ~0ull};
+    grid_one_value(b, none, a, better, write);
+}
+
+// ----------------------------------------------------------------------------
+// The host's table
+
+static const void *exact_sum_function(cured_dtype dtype)
+{
+    switch (dtype) {
+    case CURED_F32:
+        return (const void *)exact_sum_kernel<narrow_acc<false>, 4, XACC_F32, XACC_NDIG_F32>;
+    case CURED_BF16:
+        return (const void *)exact_sum_kernel<narrow_acc<true>, 2, XACC_F32, XACC_NDIG_F32>;
+    case CURED_F16:
+        return (const void *)exact_sum_kernel<half_acc, 2, XACC_F16, XACC_NDIG_F16>;
+    case CURED_F64:
+        return (const void *)exact_sum_kernel<wide_acc, 8, XACC_F64, XACC_NDIG_MAX>;
+    case CURED_I32: return (const void *)int_sum_kernel<4, true>;
+    case CURED_U32: return (const void *)int_sum_kernel<4, false>;
+    case CURED_I64: return (const void *)int_sum_kernel<8, true>;
+    case CURED_U64: return (const void *)int_sum_kernel<8, false>;
+    default: return NULL;
+    }
+}
+
+static const void *plain_sum_function(cured_dtype dtype)
+{
+    switch (dtype) {
+    case CURED_F32: return (const void *)plain_sum_kernel<float, 0, 4>;
+    case CURED_BF16: return (const void *)plain_sum_kernel<float, 1, 2>;
+    case CURED_F16: return (const void *)plain_sum_kernel<float, 2, 2>;
+    case CURED_F64: return (const void *)plain_sum_kernel<double, 3, 8>;
+    default: return NULL;
+    }
+}
+
+static const void *minmax_function(cured_dtype dtype)
+{
+    switch (dtype) {
+    case CURED_F32: return (const void *)minmax_kernel<CURED_F32, 4>;
+    case CURED_F64: return (const void *)minmax_kernel<CURED_F64, 8>;
+    case CURED_I32: return (const void *)minmax_kernel<CURED_I32, 4>;
+    case CURED_I64: return (const void *)minmax_kernel<CURED_I64, 8>;
+    case CURED_U32: return (const void *)minmax_kernel<CURED_U32, 4>;
+    case CURED_U64: return (const void *)minmax_kernel<CURED_U64, 8>;
+    case CURED_F16: return (const void *)minmax_kernel<CURED_F16, 2>;
+    case CURED_BF16: return (const void *)minmax_kernel<CURED_BF16, 2>;
+    default: return NULL;
+    }
+}
+
+extern "C" const void *cured_reduce_function(cured_op op, cured_dtype dtype,
+                                             cured_reduce_variant variant)
+{
+    if (op == CURED_OP_SUM)
+        return variant == CURED_VARIANT_EXACT ? exact_sum_function(dtype)
+               : variant == CURED_VARIANT_PLAIN ? plain_sum_function(dtype)
+                                                : NULL;
+    if ((unsigned)op < CURED_OP_COUNT && variant == CURED_VARIANT_EXACT)
+        return minmax_function(dtype);
+    return NULL;
+}

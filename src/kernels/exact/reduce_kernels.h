@@ -1,0 +1,67 @@
+/* reduce_kernels.h - what src/kernels/exact/ gives the host: cured_reduce's
+ * kernels as launchable functions, and the workspace layout they share.
+ *
+ * defines: cured_reduce_variant, CURED_REDUCE_STATE_BYTES,
+ *          CURED_REDUCE_PARTIAL_BYTES, CURED_REDUCE_MAX_BLOCKS,
+ *          CURED_REDUCE_BLOCK_ELEMS_MAX, cured_reduce_kernel_args,
+ *          cured_reduce_function
+ *
+ * Pure C declarations: src/lib/reduce.cu launches, src/lib/reduce_plan.c
+ * (pure C) sizes grids and the workspace from the constants here.
+ */
+#ifndef CURED_REDUCE_KERNELS_H
+#define CURED_REDUCE_KERNELS_H
+
+#include <stdint.h>
+
+#include "cured.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which kernel family: the exact one (what cured_reduce runs) or, for
+ * float sums only, a plain one of the same shape (the same loads, grid
+ * and last-block combine, adding in the output type as CUB does), kept to
+ * measure the price of exactness. */
+typedef enum cured_reduce_variant {
+    CURED_VARIANT_EXACT = 0,
+    CURED_VARIANT_PLAIN,
+    CURED_VARIANT_COUNT
+} cured_reduce_variant;
+
+/* Workspace: CURED_REDUCE_STATE_BYTES of state (the last-block ticket
+ * counter, a uint32 at offset 0, zero between calls), then one partial
+ * result of CURED_REDUCE_PARTIAL_BYTES per block. */
+#define CURED_REDUCE_STATE_BYTES 256
+#define CURED_REDUCE_PARTIAL_BYTES 592 /* 8 bytes of header + 72 digits */
+/* Grids never exceed this (so the workspace size is one constant). */
+#define CURED_REDUCE_MAX_BLOCKS 4096
+/* No block sums more than this many elements, so its carry-save digits
+ * cannot overflow (docs/exact.md): the grid grows past 2^42 / 2^30 = 4096
+ * blocks only beyond CURED_REDUCE_MAX_N. */
+#define CURED_REDUCE_BLOCK_ELEMS_MAX ((uint64_t)1 << 30)
+
+/* The kernels' one parameter, passed by value: everything a launch needs. */
+typedef struct cured_reduce_kernel_args {
+    const void *in;
+    void *out;
+    unsigned long long n;
+    void *workspace;   /* state, then partials */
+    unsigned flags;    /* CURED_REDUCE_* */
+    int op;            /* cured_op */
+} cured_reduce_kernel_args;
+
+/* The __global__ function for (op, dtype, variant), launched with one
+ * argument (cured_reduce_kernel_args by value), a one-dimensional block of
+ * 32 .. 1024 threads (a multiple of 32), any grid from 1 to
+ * CURED_REDUCE_MAX_BLOCKS, no dynamic shared memory. NULL when there is no
+ * such kernel (plain for a non-sum or an integer sum). */
+const void *cured_reduce_function(cured_op op, cured_dtype dtype,
+                                  cured_reduce_variant variant);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CURED_REDUCE_KERNELS_H */

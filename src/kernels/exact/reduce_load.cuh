@@ -1,0 +1,130 @@
+/* reduce_load.cuh - the load layer of cured_reduce: every element of the
+ * array handed to exactly one thread, 16 bytes at a time, four loads in
+ * flight, with every loop's trip count the same for all lanes of a warp.
+ *
+ * defines: RL_VECS, rl_trip, rl_visit_array
+ *
+ * The catalogue's load.cuh reads misaligned arrays with scalar loads all the
+ * way, so that the order of its additions never depends on the address.
+ * cured_reduce's results do not depend on the order at all (exact sums,
+ * and min/max with the first index on ties), so here a misaligned array is
+ * split instead: a scalar head up to the first 16-byte boundary (fewer than
+ * 16 / sizeof(T) elements), a 16-byte aligned body read as wide vectors,
+ * and a scalar tail (fewer than 16 / sizeof(T) elements). Head and tail
+ * go to the lanes of warp 0 of block 0.
+ *
+ * Warp-uniform trips: the accumulators above (sum_thread.cuh) take
+ * warp-wide decisions (__all_sync, __reduce_max_sync) inside a trip, so
+ * every lane of a warp must make the same number of trips. The body's main
+ * loop runs while the warp's LAST lane still has four whole vectors; then
+ * one more trip hands each lane what is left (at most four vectors, some
+ * marked invalid). With R >= 32 threads that is everything (docs/exact.md).
+ */
+#ifndef CURED_REDUCE_LOAD_CUH
+#define CURED_REDUCE_LOAD_CUH
+
+#include <stdint.h>
+
+/* Wide loads per trip. */
+#define RL_VECS 4
+
+/* One trip's data for one lane: RL_VECS vectors of 16 bytes (invalid ones
+ * are zeros), which of them hold data (bit j of valid), and where they came
+ * from: vector j is body[k + j R], its first element has index
+ * head + (k + j R) W in the whole array. A visitor's rare path may load a
+ * vector again (reload) rather than keep all of v live through it, which
+ * keeps the common path's registers down. */
+struct rl_trip {
+    uint4 v[RL_VECS];
+    unsigned valid;
+    const uint4 *body;
+    unsigned long long k, R, head;
+
+    __device__ uint4 reload(int j) const
+    {
+        return (valid >> j & 1u) ? __ldg(body + k + j * R) : make_uint4(0, 0, 0, 0);
+    }
+
+    __device__ unsigned long long first(int j, unsigned W) const
+    {
+        return head + (k + j * R) * W;
+    }
+};
+
+/* Streams in[0, n) (elements of `elem` bytes: 2, 4 or 8) through the
+ * visitor `acc`, which provides
+ *     acc.trip(const rl_trip &t)          a trip of vectors (warp-uniform)
+ *     acc.scalars(uint64_t a, bool va, unsigned long long ia,
+ *                 uint64_t b, bool vb, unsigned long long ib)
+ *                                         two scalar elements (their bits,
+ *                                         valid flags and indexes), called
+ *                                         by all lanes of warp 0 of block 0
+ * Thread rank r of R = gridDim.x * blockDim.x; blockDim.x a multiple of 32.
+ * Every element is given to exactly one call. Can't fail. */
+template <unsigned ELEM, typename Acc>
+__device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
+{
+    const unsigned W = 16 / ELEM; /* elements per vector */
+    unsigned long long R = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long addr = (unsigned long long)in;
+
+    /* head: elements before the first 16-byte boundary */
+    unsigned long long head = ((16u - (unsigned)(addr & 15u)) & 15u) / ELEM;
+    if (head > n)
+        head = n;
+    unsigned long long nw = (n - head) / W;
+    unsigned long long tail_first = head + nw * W;
+    const uint4 *body = (const uint4 *)((const char *)in + head * ELEM);
+
+    /* the main loop: the warp's last lane still has RL_VECS whole vectors */
+    unsigned long long k = r;
+    unsigned long long k_last = r - (threadIdx.x & 31u) + 31u;
+    rl_trip t;
+    t.valid = (1u << RL_VECS) - 1;
+    t.body = body;
+    t.R = R;
+    t.head = head;
+    for (; k_last + (RL_VECS - 1) * R < nw; k += RL_VECS * R, k_last += RL_VECS * R) {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++)
+            t.v[j] = __ldg(body + k + j * R);
+        t.k = k;
+        acc.trip(t);
+    }
+    /* what is left: at most RL_VECS vectors per lane */
+    t.valid = 0;
+    t.k = k;
+#pragma unroll
+    for (int j = 0; j < RL_VECS; j++) {
+        unsigned long long kj = k + j * R;
+        bool ok = kj < nw;
+        t.v[j] = ok ? __ldg(body + kj) : make_uint4(0, 0, 0, 0);
+        t.valid |= ok ? 1u << j : 0u;
+    }
+    acc.trip(t);
+
+    /* head and tail: lane l takes head element l and tail element l */
+    if (blockIdx.x == 0 && threadIdx.x < 32) {
+        unsigned l = threadIdx.x;
+        unsigned long long ia = l, ib = tail_first + l;
+        bool va = ia < head, vb = ib < n;
+        uint64_t a = 0, b = 0;
+        if (ELEM == 2) {
+            const unsigned short *p = (const unsigned short *)in;
+            a = va ? p[ia] : 0;
+            b = vb ? p[ib] : 0;
+        } else if (ELEM == 4) {
+            const unsigned *p = (const unsigned *)in;
+            a = va ? p[ia] : 0;
+            b = vb ? p[ib] : 0;
+        } else {
+            const unsigned long long *p = (const unsigned long long *)in;
+            a = va ? p[ia] : 0;
+            b = vb ? p[ib] : 0;
+        }
+        acc.scalars(a, va, ia, b, vb, ib);
+    }
+}
+
+#endif /* CURED_REDUCE_LOAD_CUH */

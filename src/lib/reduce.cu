@@ -1,0 +1,192 @@
+/* reduce.cu - cured_reduce on the GPU: the handle (device shape, occupancy,
+ * workspace, pointer-check cache) and the launch.
+ *
+ * defines: cured_reducer_create, cured_reducer_destroy, cured_reduce,
+ *          cured_reduce_shaped, cured_reducer_shape
+ *
+ * Everything a call needs from the device is read once, in
+ * cured_reducer_create: a call checks its arguments in C, checks a pointer
+ * with cudaPointerGetAttributes only when it differs from the last one that
+ * passed, picks the kernel and grid from tables, and launches. No
+ * allocation, no memset, no synchronisation: capturable in a graph.
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include "cured.h"
+#include "reduce.h"
+#include "reduce_kernels.h"
+
+struct cured_reducer {
+    int device;
+    int sm_count;
+    void *workspace;
+    int owns_workspace;
+    const void *checked_in;  /* the last pointers that passed the check */
+    const void *checked_out;
+    /* blocks of CURED_REDUCE_BLOCK threads that fill the GPU, per kernel */
+    unsigned resident[CURED_OP_COUNT][CURED_DTYPE_COUNT][CURED_VARIANT_COUNT];
+};
+
+/* Whether p is device (or managed) memory of `device`. Clears the error a
+ * failed query leaves. */
+static int is_device_pointer(const void *p, int device)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) &&
+           a.device == device;
+}
+
+extern "C" cured_status cured_reducer_create(void *d_workspace,
+                                             size_t workspace_bytes,
+                                             cured_reducer **out)
+{
+    if (out == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    *out = NULL;
+    size_t need = 0;
+    cured_reduce_workspace_bytes(&need);
+    if (d_workspace != NULL) {
+        if (workspace_bytes < need)
+            return CURED_ERROR_TEMP_TOO_SMALL;
+        if ((uintptr_t)d_workspace % 256 != 0)
+            return CURED_ERROR_MISALIGNED;
+    }
+    cured_reducer *r = (cured_reducer *)calloc(1, sizeof *r);
+    if (r == NULL)
+        return CURED_ERROR_OUT_OF_MEMORY;
+    if (cudaGetDevice(&r->device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&r->sm_count, cudaDevAttrMultiProcessorCount,
+                               r->device) != cudaSuccess) {
+        cudaGetLastError();
+        free(r);
+        return CURED_ERROR_CUDA;
+    }
+    if (d_workspace != NULL && !is_device_pointer(d_workspace, r->device)) {
+        free(r);
+        return CURED_ERROR_NOT_DEVICE_POINTER;
+    }
+    for (int op = 0; op < CURED_OP_COUNT; op++)
+        for (int d = 0; d < CURED_DTYPE_COUNT; d++)
+            for (int v = 0; v < CURED_VARIANT_COUNT; v++) {
+                const void *f = cured_reduce_function((cured_op)op, (cured_dtype)d,
+                                                      (cured_reduce_variant)v);
+                int blocks = 0;
+                if (f != NULL &&
+                    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                        &blocks, f, CURED_REDUCE_BLOCK, 0) != cudaSuccess) {
+                    cudaGetLastError();
+                    blocks = 1;
+                }
+                r->resident[op][d][v] =
+                    (unsigned)(blocks > 0 ? blocks : 1) * (unsigned)r->sm_count;
+            }
+    if (d_workspace == NULL) {
+        if (cudaMalloc(&d_workspace, need) != cudaSuccess) {
+            cudaGetLastError();
+            free(r);
+            return CURED_ERROR_OUT_OF_MEMORY;
+        }
+        r->owns_workspace = 1;
+    }
+    r->workspace = d_workspace;
+    if (cudaMemset(d_workspace, 0, CURED_REDUCE_STATE_BYTES) != cudaSuccess) {
+        cudaGetLastError();
+        cured_reducer_destroy(r);
+        return CURED_ERROR_CUDA;
+    }
+    *out = r;
+    return CURED_SUCCESS;
+}
+
+extern "C" cured_status cured_reducer_destroy(cured_reducer *r)
+{
+    if (r == NULL)
+        return CURED_SUCCESS;
+    cured_status status = CURED_SUCCESS;
+    if (r->owns_workspace && cudaFree(r->workspace) != cudaSuccess) {
+        cudaGetLastError();
+        status = CURED_ERROR_CUDA;
+    }
+    free(r);
+    return status;
+}
+
+extern "C" cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
+                                            cured_dtype dtype, uint64_t n,
+                                            cured_reduce_shape *shape)
+{
+    if (r == NULL || shape == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    if ((unsigned)op >= CURED_OP_COUNT)
+        return CURED_ERROR_UNSUPPORTED_OP;
+    if ((unsigned)dtype >= CURED_DTYPE_COUNT)
+        return CURED_ERROR_UNSUPPORTED_TYPE;
+    shape->block = CURED_REDUCE_BLOCK;
+    shape->variant = CURED_VARIANT_EXACT;
+    shape->grid = cured_reduce_default_grid(dtype, n, CURED_REDUCE_BLOCK,
+                                            r->resident[op][dtype][0]);
+    return CURED_SUCCESS;
+}
+
+extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
+                                            cured_dtype dtype, const void *d_in,
+                                            uint64_t n, void *d_out,
+                                            unsigned flags,
+                                            const cured_reduce_shape *shape,
+                                            cured_stream stream)
+{
+    if (r == NULL)
+        return CURED_ERROR_INVALID_VALUE;
+    cured_status status = cured_reduce_check_args(op, dtype, d_in, n, d_out, flags);
+    if (status != CURED_SUCCESS)
+        return status;
+    cured_reduce_shape s = {CURED_REDUCE_BLOCK, 1u, CURED_VARIANT_EXACT};
+    if (shape != NULL) {
+        status = cured_reduce_check_shape(shape, n);
+        if (status != CURED_SUCCESS)
+            return status;
+        s = *shape;
+    } else {
+        cured_reducer_shape(r, op, dtype, n, &s);
+    }
+    const void *f = cured_reduce_function(op, dtype, s.variant);
+    if (f == NULL)
+        return CURED_ERROR_UNSUPPORTED_OP;
+    /* The pointer check, skipped for the pointers the last call passed. */
+    if (n > 0 && d_in != r->checked_in) {
+        if (!is_device_pointer(d_in, r->device))
+            return CURED_ERROR_NOT_DEVICE_POINTER;
+        r->checked_in = d_in;
+    }
+    if (d_out != r->checked_out) {
+        if (!is_device_pointer(d_out, r->device))
+            return CURED_ERROR_NOT_DEVICE_POINTER;
+        r->checked_out = d_out;
+    }
+    cured_reduce_kernel_args a;
+    a.in = d_in;
+    a.out = d_out;
+    a.n = n;
+    a.workspace = r->workspace;
+    a.flags = flags;
+    a.op = (int)op;
+    void *args[] = {&a};
+    cudaError_t err = cudaLaunchKernel(f, dim3(s.grid), dim3((unsigned)s.block),
+                                       args, 0, (cudaStream_t)stream);
+    cudaError_t last = cudaGetLastError();
+    return err == cudaSuccess && last == cudaSuccess ? CURED_SUCCESS
+                                                     : CURED_ERROR_CUDA;
+}
+
+extern "C" cured_status cured_reduce(cured_reducer *r, cured_op op,
+                                     cured_dtype dtype, const void *d_in,
+                                     uint64_t n, void *d_out, unsigned flags,
+                                     cured_stream stream)
+{
+    return cured_reduce_shaped(r, op, dtype, d_in, n, d_out, flags, NULL, stream);
+}

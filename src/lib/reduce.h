@@ -1,0 +1,75 @@
+/* reduce.h - libcured's private side of cured_reduce: argument checks and
+ * launch shapes in pure C (reduce_plan.c), and the GPU entry with a forced
+ * shape and variant that the tests and the bench use (reduce.cu).
+ *
+ * defines: cured_reduce_shape, cured_reduce_check_args,
+ *          cured_reduce_default_grid, cured_reduce_check_shape,
+ *          cured_reduce_elem_align, cured_reduce_shaped,
+ *          cured_reducer_shape, CURED_REDUCE_BLOCK
+ */
+#ifndef CURED_REDUCE_H
+#define CURED_REDUCE_H
+
+#include "cured.h"
+#include "reduce_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The default block: 256 threads (8 warps), four or more resident per SM. */
+#define CURED_REDUCE_BLOCK 256
+
+/* A launch: block threads, grid blocks, and which kernel family. */
+typedef struct cured_reduce_shape {
+    int block;
+    unsigned grid;
+    cured_reduce_variant variant;
+} cured_reduce_shape;
+
+/* Checks op, dtype, flags, n and the pointers' NULL-ness and alignment
+ * (in may be NULL only for n == 0). Touches no memory. Returns the
+ * statuses cured_reduce documents for them, or CURED_SUCCESS. */
+cured_status cured_reduce_check_args(cured_op op, cured_dtype dtype,
+                                     const void *in, uint64_t n,
+                                     const void *out, unsigned flags);
+
+/* The alignment (bytes) a pointer to `dtype` elements must have. */
+size_t cured_reduce_elem_align(cured_dtype dtype);
+
+/* The default grid for n elements of dtype at `block` threads when
+ * `resident` blocks fill the GPU: one trip of four 16-byte loads per
+ * thread while that is fewer blocks than resident, else resident; never
+ * below ceil(n / CURED_REDUCE_BLOCK_ELEMS_MAX) nor above
+ * CURED_REDUCE_MAX_BLOCKS; at least 1. Can't fail. */
+unsigned cured_reduce_default_grid(cured_dtype dtype, uint64_t n, int block,
+                                   unsigned resident);
+
+/* Checks a forced shape for n elements: block a multiple of 32 in
+ * [32, 1024], grid in [max(1, ceil(n / 2^30)), CURED_REDUCE_MAX_BLOCKS],
+ * a known variant. Returns CURED_SUCCESS or CURED_ERROR_INVALID_VALUE. */
+cured_status cured_reduce_check_shape(const cured_reduce_shape *shape,
+                                      uint64_t n);
+
+/* cured_reduce with a given shape (NULL: the default) and variant. The
+ * plain variant exists for float sums only (else
+ * CURED_ERROR_UNSUPPORTED_OP). Same checks and statuses as cured_reduce,
+ * plus CURED_ERROR_INVALID_VALUE for a bad shape. */
+cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
+                                 cured_dtype dtype, const void *d_in,
+                                 uint64_t n, void *d_out, unsigned flags,
+                                 const cured_reduce_shape *shape,
+                                 cured_stream stream);
+
+/* The shape cured_reduce would launch for these arguments on r's device
+ * (variant exact). Returns CURED_ERROR_NULL_POINTER,
+ * CURED_ERROR_UNSUPPORTED_OP, CURED_ERROR_UNSUPPORTED_TYPE. */
+cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
+                                 cured_dtype dtype, uint64_t n,
+                                 cured_reduce_shape *shape);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CURED_REDUCE_H */

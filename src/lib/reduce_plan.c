@@ -1,0 +1,134 @@
+/* reduce_plan.c - cured_reduce's arithmetic in pure C: op names, result
+ * types, argument checks, the workspace size and the launch shapes.
+ *
+ * defines: cured_op_name, cured_op_from_name, cured_reduce_result_dtype,
+ *          cured_reduce_workspace_bytes, cured_reduce_check_args,
+ *          cured_reduce_elem_align, cured_reduce_default_grid,
+ *          cured_reduce_check_shape
+ *
+ * Shared by the GPU launcher (reduce.cu), the CPU path (reduce_cpu.c) and
+ * the build without CUDA, so all three refuse the same arguments the same
+ * way.
+ */
+#include "cured.h"
+#include "reduce.h"
+
+#include <string.h>
+
+static const char *const op_names[CURED_OP_COUNT] = {
+    [CURED_OP_SUM] = "sum", [CURED_OP_MIN] = "min", [CURED_OP_MAX] = "max",
+    [CURED_OP_ARGMIN] = "argmin", [CURED_OP_ARGMAX] = "argmax",
+};
+
+const char *cured_op_name(cured_op op)
+{
+    return (unsigned)op < CURED_OP_COUNT ? op_names[op] : NULL;
+}
+
+cured_status cured_op_from_name(const char *name, cured_op *op)
+{
+    if (name == NULL || op == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    for (int i = 0; i < CURED_OP_COUNT; i++) {
+        if (strcmp(op_names[i], name) == 0) {
+            *op = (cured_op)i;
+            return CURED_SUCCESS;
+        }
+    }
+    return CURED_ERROR_UNSUPPORTED_OP;
+}
+
+static int is_float(cured_dtype d)
+{
+    return d == CURED_F16 || d == CURED_BF16 || d == CURED_F32 || d == CURED_F64;
+}
+
+cured_status cured_reduce_result_dtype(cured_op op, cured_dtype dtype,
+                                       unsigned flags, cured_dtype *out)
+{
+    if (out == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    if (cured_dtype_size(dtype) == 0)
+        return CURED_ERROR_UNSUPPORTED_TYPE;
+    if ((unsigned)op >= CURED_OP_COUNT)
+        return CURED_ERROR_UNSUPPORTED_OP;
+    if (flags & ~(unsigned)(CURED_REDUCE_F64 | CURED_REDUCE_WIDEN))
+        return CURED_ERROR_INVALID_VALUE;
+    int sum = op == CURED_OP_SUM;
+    if ((flags & CURED_REDUCE_F64) && !(sum && is_float(dtype)))
+        return CURED_ERROR_INVALID_VALUE;
+    if ((flags & CURED_REDUCE_WIDEN) && !(sum && !is_float(dtype)))
+        return CURED_ERROR_INVALID_VALUE;
+    if (op == CURED_OP_ARGMIN || op == CURED_OP_ARGMAX)
+        *out = CURED_I64;
+    else if (!sum)
+        *out = dtype;
+    else if (is_float(dtype))
+        *out = dtype == CURED_F64 || (flags & CURED_REDUCE_F64) ? CURED_F64 : CURED_F32;
+    else if (flags & CURED_REDUCE_WIDEN)
+        *out = dtype == CURED_I32 ? CURED_I64 : dtype == CURED_U32 ? CURED_U64 : dtype;
+    else
+        *out = dtype;
+    return CURED_SUCCESS;
+}
+
+cured_status cured_reduce_workspace_bytes(size_t *bytes)
+{
+    if (bytes == NULL)
+        return CURED_ERROR_NULL_POINTER;
+    *bytes = CURED_REDUCE_STATE_BYTES +
+             (size_t)CURED_REDUCE_MAX_BLOCKS * CURED_REDUCE_PARTIAL_BYTES;
+    return CURED_SUCCESS;
+}
+
+size_t cured_reduce_elem_align(cured_dtype dtype)
+{
+    return cured_dtype_size(dtype);
+}
+
+cured_status cured_reduce_check_args(cured_op op, cured_dtype dtype,
+                                     const void *in, uint64_t n,
+                                     const void *out, unsigned flags)
+{
+    if (out == NULL || (in == NULL && n > 0))
+        return CURED_ERROR_NULL_POINTER;
+    cured_dtype result;
+    cured_status status = cured_reduce_result_dtype(op, dtype, flags, &result);
+    if (status != CURED_SUCCESS)
+        return status;
+    if (n > CURED_REDUCE_MAX_N)
+        return CURED_ERROR_SIZE_TOO_LARGE;
+    if ((uintptr_t)in % cured_reduce_elem_align(dtype) != 0 ||
+        (uintptr_t)out % cured_reduce_elem_align(result) != 0)
+        return CURED_ERROR_MISALIGNED;
+    return CURED_SUCCESS;
+}
+
+unsigned cured_reduce_default_grid(cured_dtype dtype, uint64_t n, int block,
+                                   unsigned resident)
+{
+    size_t elem = cured_dtype_size(dtype);
+    uint64_t per_block = (uint64_t)block * (64 / (elem ? elem : 4));
+    uint64_t g = (n + per_block - 1) / per_block;
+    if (g > resident)
+        g = resident;
+    uint64_t least = (n + CURED_REDUCE_BLOCK_ELEMS_MAX - 1) / CURED_REDUCE_BLOCK_ELEMS_MAX;
+    if (g < least)
+        g = least;
+    if (g > CURED_REDUCE_MAX_BLOCKS)
+        g = CURED_REDUCE_MAX_BLOCKS;
+    return g < 1 ? 1u : (unsigned)g;
+}
+
+cured_status cured_reduce_check_shape(const cured_reduce_shape *shape,
+                                      uint64_t n)
+{
+    if (shape->block < 32 || shape->block > 1024 || shape->block % 32 != 0)
+        return CURED_ERROR_INVALID_VALUE;
+    uint64_t least = (n + CURED_REDUCE_BLOCK_ELEMS_MAX - 1) / CURED_REDUCE_BLOCK_ELEMS_MAX;
+    if (shape->grid < 1 || shape->grid > CURED_REDUCE_MAX_BLOCKS || shape->grid < least)
+        return CURED_ERROR_INVALID_VALUE;
+    if ((unsigned)shape->variant >= CURED_VARIANT_COUNT)
+        return CURED_ERROR_INVALID_VALUE;
+    return CURED_SUCCESS;
+}

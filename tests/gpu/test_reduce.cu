@@ -1,0 +1,496 @@
+/* test_reduce.cu - cured_reduce on the GPU: its bits against the CPU path's
+ * (which CI checks against an exact reference, tests/lib/test_reduce_cpu.c).
+ *
+ *   test_gpu_reduce              every op and dtype on several data kinds and
+ *                                sizes, 60 forced launch shapes (blocks 32..1024,
+ *                                grids 1..4096: what an H100, an H200 or a
+ *                                small GPU would pick), d_in misaligned by
+ *                                1..7 elements, poisoned outputs, 1000
+ *                                repeated calls, bad input -> a status and
+ *                                nothing written
+ *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
+ *   test_gpu_reduce --one OP DTYPE N OFFSET [GRID BLOCK]
+ *                                one call, for compute-sanitizer
+ *   test_gpu_reduce --price      times exact against plain (not exact) f32 and
+ *                                f64 sums at 2^24, 2^28, 2^30, and block sizes
+ *
+ * Exits 0 when every check passes, 1 on a failure (one line each), 77
+ * without a GPU.
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cured.h"
+#include "reduce.h"
+
+#define SKIP 77
+
+#define CHECK_CUDA(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
+                    cudaGetErrorString(err_));                                \
+            exit(1);                                                          \
+        }                                                                     \
+    } while (0)
+
+static int failures = 0;
+
+#define FAIL(...)                                                             \
+    do {                                                                      \
+        printf("FAIL: " __VA_ARGS__);                                         \
+        printf("\n");                                                         \
+        failures++;                                                           \
+    } while (0)
+
+// ----------------------------------------------------------------------------
+// Data
+
+__host__ __device__ static inline uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+enum { UNIFORM, WIDE, CANCEL, HUGE_CANCEL, SPARSE, SPECIAL, KINDS };
+static const char *kind_names[KINDS] = {"uniform", "wide", "cancel", "huge-cancel",
+                                        "sparse", "special"};
+
+/* Element i of kind k for dtype d, as bits (device and host alike). */
+__device__ static uint64_t element(int d, int k, uint64_t i, uint64_t seed)
+{
+    uint64_t r = mix64(seed ^ mix64(i));
+    int size = d == CURED_F16 || d == CURED_BF16 ? 2 : d == CURED_F64 || d == CURED_I64 || d == CURED_U64 ? 8 : 4;
+    uint64_t sign = (uint64_t)1 << (8 * size - 1);
+    if (!(d == CURED_F16 || d == CURED_BF16 || d == CURED_F32 || d == CURED_F64))
+        return r & (size == 8 ? ~0ull : 0xffffffffull);
+    int fbits = d == CURED_F16 ? 10 : d == CURED_BF16 ? 7 : d == CURED_F32 ? 23 : 52;
+    int ebits = d == CURED_F16 ? 5 : d == CURED_F64 ? 11 : 8;
+    int bias = (1 << (ebits - 1)) - 1;
+    uint64_t frac = r & (((uint64_t)1 << fbits) - 1);
+    int e;
+    switch (k) {
+    case UNIFORM: e = bias - 1 - (int)((r >> 56) % 24); break;
+    case WIDE: e = 1 + (int)((r >> 52) % (uint64_t)(2 * bias - 2)); break;
+    case SPARSE:
+        if ((r >> 60) != 0)
+            return 0;
+        e = bias - (int)((r >> 52) % 8);
+        break;
+    case HUGE_CANCEL: {
+        int big = d == CURED_F16 ? 30 : bias + 100 > 2 * bias ? 2 * bias : bias + 100;
+        int small = d == CURED_F16 ? 1 : bias;
+        uint64_t huge = (uint64_t)big << fbits, one = (uint64_t)small << fbits;
+        return i % 3 == 0 ? huge : i % 3 == 1 ? one : huge | sign;
+    }
+    case SPECIAL:
+        if (i == 12345 || i == 3)
+            return (uint64_t)((1 << ebits) - 1) << fbits; /* +inf */
+        e = bias - (int)((r >> 56) % 24);
+        break;
+    default: /* CANCEL: pairs (i, i ^ 1) of opposite signs, one odd out */
+        r = mix64(seed ^ mix64(i >> 1));
+        frac = r & (((uint64_t)1 << fbits) - 1);
+        e = 1 + (int)((r >> 52) % (uint64_t)(2 * bias - 2));
+        return ((uint64_t)e << fbits | frac) ^ ((i & 1) ? sign : 0);
+    }
+    if (e < 0)
+        e = 0;
+    return ((r >> 40) & 1 ? sign : 0) | (uint64_t)e << fbits | frac;
+}
+
+__global__ void fill_kernel(void *a, int d, int k, uint64_t n, uint64_t seed, int size)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t b = element(d, k, i, seed);
+        if (size == 2)
+            ((uint16_t *)a)[i] = (uint16_t)b;
+        else if (size == 4)
+            ((uint32_t *)a)[i] = (uint32_t)b;
+        else
+            ((uint64_t *)a)[i] = b;
+    }
+}
+
+typedef struct data {
+    cured_dtype d;
+    uint64_t n;
+    size_t offset; /* elements d_in lies into its buffer */
+    void *host;    /* the n elements */
+    void *dev;     /* buffer; d_in = dev + offset elements */
+} data;
+
+static data make_data(cured_dtype d, int k, uint64_t n, size_t offset, uint64_t seed)
+{
+    data x = {d, n, offset, NULL, NULL};
+    size_t size = cured_dtype_size(d), bytes = (size_t)(n + offset) * size;
+    CHECK_CUDA(cudaMalloc(&x.dev, bytes + 16));
+    CHECK_CUDA(cudaMemset(x.dev, 0x7f, bytes + 16));
+    if (n > 0)
+        fill_kernel<<<1024, 256>>>((char *)x.dev + offset * size, d, k, n, seed, (int)size);
+    CHECK_CUDA(cudaGetLastError());
+    x.host = malloc(n * size + 8);
+    CHECK_CUDA(cudaMemcpy(x.host, (char *)x.dev + offset * size, n * size,
+                          cudaMemcpyDeviceToHost));
+    return x;
+}
+
+static void free_data(data *x)
+{
+    free(x->host);
+    CHECK_CUDA(cudaFree(x->dev));
+}
+
+static const void *d_in(const data *x)
+{
+    return (const char *)x->dev + x->offset * cured_dtype_size(x->d);
+}
+
+// ----------------------------------------------------------------------------
+// One call against the CPU
+
+static cured_reducer *R;
+static unsigned char *d_out; /* 64 bytes: the result at 8, poison around */
+
+/* Runs (op, flags) with `shape` (NULL: default); compares with *want (the
+ * CPU's bits). Returns 1 when equal and nothing but the result changed. */
+static int run_one(const data *x, cured_op op, unsigned flags,
+                   const cured_reduce_shape *shape, const uint64_t *want,
+                   const char *what)
+{
+    cured_dtype rt;
+    cured_reduce_result_dtype(op, x->d, flags, &rt);
+    size_t rs = cured_dtype_size(rt);
+    unsigned char poison[64], got[64];
+    memset(poison, 0xab, sizeof poison);
+    CHECK_CUDA(cudaMemcpy(d_out, poison, 64, cudaMemcpyHostToDevice));
+    cured_status st = cured_reduce_shaped(R, op, x->d, d_in(x), x->n, d_out + 8,
+                                          flags, shape, NULL);
+    if (st != CURED_SUCCESS) {
+        FAIL("%s: %s %s n=%llu: status %s", what, cured_op_name(op),
+             cured_dtype_name(x->d), (unsigned long long)x->n, cured_status_string(st));
+        return 0;
+    }
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(got, d_out, 64, cudaMemcpyDeviceToHost));
+    uint64_t g = 0;
+    memcpy(&g, got + 8, rs);
+    int ok = g == *want && memcmp(got, poison, 8) == 0 &&
+             memcmp(got + 8 + rs, poison + 8 + rs, 56 - rs) == 0;
+    if (!ok)
+        FAIL("%s: %s %s n=%llu off=%zu grid %u block %d: got %llx, cpu %llx%s", what,
+             cured_op_name(op), cured_dtype_name(x->d), (unsigned long long)x->n,
+             x->offset, shape ? shape->grid : 0, shape ? shape->block : 0,
+             (unsigned long long)g, (unsigned long long)*want,
+             g == *want ? " (wrote outside its element)" : "");
+    return ok;
+}
+
+static uint64_t cpu_result(const data *x, cured_op op, unsigned flags)
+{
+    uint64_t r = 0;
+    cured_status st = cured_reduce_cpu(op, x->d, x->n ? x->host : NULL, x->n, &r, flags, 0);
+    if (st != CURED_SUCCESS) {
+        fprintf(stderr, "cpu: %s\n", cured_status_string(st));
+        exit(1);
+    }
+    return r;
+}
+
+// ----------------------------------------------------------------------------
+// The sweep
+
+static const cured_dtype all_types[] = {CURED_F16, CURED_BF16, CURED_F32, CURED_F64,
+                                        CURED_I32, CURED_I64, CURED_U32, CURED_U64};
+
+static int is_float(cured_dtype d)
+{
+    return d == CURED_F16 || d == CURED_BF16 || d == CURED_F32 || d == CURED_F64;
+}
+
+/* 60 shapes: 6 blocks x 10 grids. */
+static int shapes(cured_reduce_shape *out)
+{
+    static const int blocks[] = {32, 64, 128, 256, 512, 1024};
+    static const unsigned grids[] = {1, 2, 3, 7, 64, 114, 132, 528, 1056, 4096};
+    int c = 0;
+    for (int b = 0; b < 6; b++)
+        for (int g = 0; g < 10; g++)
+            out[c++] = (cured_reduce_shape){blocks[b], grids[g], CURED_VARIANT_EXACT};
+    return c;
+}
+
+static void sweep(void)
+{
+    static const uint64_t sizes[] = {0, 1, 2, 3, 17, 1000, 4099, (1u << 20) + 3, 5000011};
+    cured_reduce_shape sh[64];
+    int nshapes = shapes(sh);
+    uint64_t seed = 1;
+    for (size_t t = 0; t < sizeof all_types / sizeof *all_types; t++) {
+        cured_dtype d = all_types[t];
+        for (int k = 0; k < (is_float(d) ? KINDS : 1); k++)
+            for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+                data x = make_data(d, k, sizes[s], 0, seed++);
+                for (int op = 0; op < CURED_OP_COUNT; op++) {
+                    if (op != CURED_OP_SUM && k != WIDE && k != SPECIAL && k != UNIFORM)
+                        continue;
+                    unsigned flags_list[2] = {0, is_float(d) ? (d == CURED_F64 ? 0u : (unsigned)CURED_REDUCE_F64)
+                                                             : (unsigned)CURED_REDUCE_WIDEN};
+                    for (int f = 0; f < (op == CURED_OP_SUM ? 2 : 1); f++) {
+                        unsigned flags = flags_list[f];
+                        uint64_t want = cpu_result(&x, (cured_op)op, flags);
+                        char what[64];
+                        snprintf(what, sizeof what, "%s", kind_names[k]);
+                        run_one(&x, (cured_op)op, flags, NULL, &want, what);
+                        /* every shape on the mid sizes, a few on the rest */
+                        for (int i = 0; i < nshapes; i++) {
+                            if (sh[i].grid < (x.n + CURED_REDUCE_BLOCK_ELEMS_MAX - 1) /
+                                                 CURED_REDUCE_BLOCK_ELEMS_MAX)
+                                continue;
+                            if ((sizes[s] < 1000 || sizes[s] > 5000000) && i % 7 != 0)
+                                continue;
+                            run_one(&x, (cured_op)op, flags, &sh[i], &want, what);
+                        }
+                    }
+                }
+                free_data(&x);
+            }
+    }
+    printf("sweep: done (%d failures so far)\n", failures);
+}
+
+/* d_in 1..7 elements into its buffer, around the head and tail. */
+static void misaligned(void)
+{
+    for (size_t t = 0; t < sizeof all_types / sizeof *all_types; t++)
+        for (size_t off = 1; off < 8; off++)
+            for (uint64_t n = 13; n < 200000; n = n * 7 + 5) {
+                data x = make_data(all_types[t], is_float(all_types[t]) ? WIDE : 0, n,
+                                   off, 100 + off);
+                for (int op = 0; op < CURED_OP_COUNT; op++) {
+                    uint64_t want = cpu_result(&x, (cured_op)op, 0);
+                    run_one(&x, (cured_op)op, 0, NULL, &want, "misaligned");
+                }
+                free_data(&x);
+            }
+    printf("misaligned: done (%d failures so far)\n", failures);
+}
+
+/* 1000 calls back to back, each result kept, all equal to the CPU's. */
+static void repeated(void)
+{
+    const int RUNS = 1000;
+    for (int t = 0; t < 4; t++) {
+        cured_dtype d = all_types[t];
+        data x = make_data(d, UNIFORM, 3000017, 0, 7);
+        uint64_t want = cpu_result(&x, CURED_OP_SUM, 0);
+        uint64_t *outs;
+        CHECK_CUDA(cudaMalloc(&outs, RUNS * 8));
+        CHECK_CUDA(cudaMemset(outs, 0xab, RUNS * 8));
+        for (int i = 0; i < RUNS; i++)
+            if (cured_reduce(R, CURED_OP_SUM, d, d_in(&x), x.n, outs + i, 0, NULL) != 0)
+                FAIL("repeated: call %d failed", i);
+        uint64_t *h = (uint64_t *)malloc(RUNS * 8);
+        CHECK_CUDA(cudaMemcpy(h, outs, RUNS * 8, cudaMemcpyDeviceToHost));
+        size_t rs = d == CURED_F64 ? 8 : 4;
+        int bad = 0;
+        for (int i = 0; i < RUNS; i++) {
+            uint64_t g = 0;
+            memcpy(&g, &h[i], rs);
+            bad += g != want;
+        }
+        if (bad)
+            FAIL("repeated: %s: %d of %d runs differ from the CPU", cured_dtype_name(d),
+                 bad, RUNS);
+        free(h);
+        CHECK_CUDA(cudaFree(outs));
+        free_data(&x);
+    }
+    printf("repeated: %d runs x 4 types done (%d failures so far)\n", RUNS, failures);
+}
+
+/* Bad input: a status, nothing written, the context still usable. */
+static void bad_input(void)
+{
+    data x = make_data(CURED_F32, UNIFORM, 1000, 0, 3);
+    unsigned char poison[64], got[64];
+    memset(poison, 0xab, sizeof poison);
+    CHECK_CUDA(cudaMemcpy(d_out, poison, 64, cudaMemcpyHostToDevice));
+    float host_out = 0;
+    cured_reduce_shape plain = {256, 1, CURED_VARIANT_PLAIN};
+    cured_reduce_shape two = {256, 2, CURED_VARIANT_EXACT};
+    struct {
+        const char *what;
+        cured_status st;
+        cured_status want;
+    } cases[] = {
+        {"host input", cured_reduce(R, CURED_OP_SUM, CURED_F32, x.host, 1000, d_out + 8, 0, NULL),
+         CURED_ERROR_NOT_DEVICE_POINTER},
+        {"host output", cured_reduce(R, CURED_OP_SUM, CURED_F32, d_in(&x), 1000, &host_out, 0, NULL),
+         CURED_ERROR_NOT_DEVICE_POINTER},
+        {"NULL input", cured_reduce(R, CURED_OP_SUM, CURED_F32, NULL, 1000, d_out + 8, 0, NULL),
+         CURED_ERROR_NULL_POINTER},
+        {"misaligned input", cured_reduce(R, CURED_OP_SUM, CURED_F32, (char *)d_in(&x) + 2, 10, d_out + 8, 0, NULL),
+         CURED_ERROR_MISALIGNED},
+        {"misaligned output", cured_reduce(R, CURED_OP_SUM, CURED_F64, d_in(&x), 10, d_out + 12, 0, NULL),
+         CURED_ERROR_MISALIGNED},
+        {"bad op", cured_reduce(R, (cured_op)7, CURED_F32, d_in(&x), 10, d_out + 8, 0, NULL),
+         CURED_ERROR_UNSUPPORTED_OP},
+        {"bad flags", cured_reduce(R, CURED_OP_MIN, CURED_F32, d_in(&x), 10, d_out + 8, CURED_REDUCE_F64, NULL),
+         CURED_ERROR_INVALID_VALUE},
+        {"plain int", cured_reduce_shaped(R, CURED_OP_SUM, CURED_I32, d_in(&x), 10, d_out + 8, 0,
+                                          &plain, NULL),
+         CURED_ERROR_UNSUPPORTED_OP},
+        {"grid too small", cured_reduce_shaped(R, CURED_OP_SUM, CURED_F32, d_in(&x), (uint64_t)1 << 32, d_out + 8, 0,
+                                               &two, NULL),
+         CURED_ERROR_INVALID_VALUE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (cases[i].st != cases[i].want)
+            FAIL("bad input: %s: %s, want %s", cases[i].what, cured_status_string(cases[i].st),
+                 cured_status_string(cases[i].want));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(got, d_out, 64, cudaMemcpyDeviceToHost));
+    if (memcmp(got, poison, 64) != 0 || host_out != 0)
+        FAIL("bad input: something was written");
+    uint64_t want = cpu_result(&x, CURED_OP_SUM, 0);
+    run_one(&x, CURED_OP_SUM, 0, NULL, &want, "after bad input");
+    free_data(&x);
+    printf("bad input: done (%d failures so far)\n", failures);
+}
+
+static void large(void)
+{
+    for (int t = 0; t < 4; t++)
+        for (int k = 0; k < KINDS; k++) {
+            data x = make_data(all_types[t], k, (uint64_t)1 << 28, 0, 50 + k);
+            for (int op = 0; op < (k == UNIFORM ? CURED_OP_COUNT : 1); op++) {
+                uint64_t want = cpu_result(&x, (cured_op)op, 0);
+                run_one(&x, (cured_op)op, 0, NULL, &want, "2^28");
+                cured_reduce_shape s = {1024, 1, CURED_VARIANT_EXACT};
+                if (op == 0)
+                    run_one(&x, (cured_op)op, 0, &s, &want, "2^28 one block");
+            }
+            free_data(&x);
+        }
+    data x = make_data(CURED_F16, UNIFORM, ((uint64_t)1 << 32) + 5, 0, 9);
+    for (int op = 0; op < CURED_OP_COUNT; op++) {
+        uint64_t want = cpu_result(&x, (cured_op)op, 0);
+        run_one(&x, (cured_op)op, 0, NULL, &want, "2^32+5");
+    }
+    free_data(&x);
+    printf("large: done (%d failures so far)\n", failures);
+}
+
+// ----------------------------------------------------------------------------
+// Timing: the price of exactness
+
+static double time_calls(const data *x, const cured_reduce_shape *s, int calls)
+{
+    cudaEvent_t a, b;
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
+    double best = 1e30;
+    for (int rep = 0; rep < 5; rep++) {
+        CHECK_CUDA(cudaEventRecord(a, NULL));
+        for (int i = 0; i < calls; i++)
+            cured_reduce_shaped(R, CURED_OP_SUM, x->d, d_in(x), x->n, d_out + 8, 0, s, NULL);
+        CHECK_CUDA(cudaEventRecord(b, NULL));
+        CHECK_CUDA(cudaEventSynchronize(b));
+        float ms;
+        CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+        double us = ms * 1e3 / calls;
+        best = us < best ? us : best; /* the median would be better; 5 batches */
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return best;
+}
+
+static void price(void)
+{
+    printf("%-5s %6s %-8s %6s %6s %10s %9s\n", "dtype", "log2n", "variant", "block", "grid",
+           "us/call", "GB/s");
+    static const cured_dtype types[] = {CURED_F32, CURED_F64, CURED_F16, CURED_BF16};
+    for (int t = 0; t < 4; t++)
+        for (int lg = 10; lg <= 30; lg += (lg < 24 ? 2 : 2)) {
+            if (types[t] == CURED_F64 && lg > 29)
+                continue;
+            data x = make_data(types[t], UNIFORM, (uint64_t)1 << lg, 0, 11);
+            for (int v = 0; v < 2; v++)
+                for (int block = 128; block <= 1024; block *= 2) {
+                    if (block != CURED_REDUCE_BLOCK && (lg < 24 || v == 1))
+                        continue;
+                    cured_reduce_shape s;
+                    cured_reducer_shape(R, CURED_OP_SUM, types[t], x.n, &s);
+                    s.block = block;
+                    s.variant = (cured_reduce_variant)v;
+                    if (block != CURED_REDUCE_BLOCK)
+                        s.grid = cured_reduce_default_grid(types[t], x.n, block,
+                                                           s.grid * CURED_REDUCE_BLOCK / block);
+                    int calls = lg <= 22 ? 200 : lg <= 26 ? 50 : 10;
+                    double us = time_calls(&x, &s, calls);
+                    printf("%-5s %6d %-8s %6d %6u %10.2f %9.1f\n", cured_dtype_name(types[t]),
+                           lg, v ? "plain" : "exact", block, s.grid, us,
+                           x.n * cured_dtype_size(types[t]) / (us * 1e3));
+                }
+            free_data(&x);
+        }
+}
+
+int main(int argc, char **argv)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        printf("SKIP: no CUDA device\n");
+        return SKIP;
+    }
+    if (cured_reducer_create(NULL, 0, &R) != CURED_SUCCESS) {
+        printf("FAIL: cured_reducer_create\n");
+        return 1;
+    }
+    CHECK_CUDA(cudaMalloc(&d_out, 64));
+    if (argc >= 6 && strcmp(argv[1], "--one") == 0) {
+        cured_op op;
+        cured_dtype d;
+        if (cured_op_from_name(argv[2], &op) || cured_dtype_from_name(argv[3], &d)) {
+            fprintf(stderr, "usage: --one OP DTYPE N OFFSET [GRID BLOCK]\n");
+            return 2;
+        }
+        data x = make_data(d, is_float(d) ? WIDE : 0, strtoull(argv[4], NULL, 10),
+                           strtoull(argv[5], NULL, 10), 1);
+        cured_reduce_shape s = {256, 1, CURED_VARIANT_EXACT};
+        if (argc >= 8) {
+            s.grid = (unsigned)atoi(argv[6]);
+            s.block = atoi(argv[7]);
+        }
+        uint64_t want = cpu_result(&x, op, 0);
+        run_one(&x, op, 0, argc >= 8 ? &s : NULL, &want, "one");
+        free_data(&x);
+    } else if (argc >= 2 && strcmp(argv[1], "--large") == 0) {
+        large();
+    } else if (argc >= 2 && strcmp(argv[1], "--price") == 0) {
+        price();
+    } else {
+        bad_input();
+        misaligned();
+        repeated();
+        sweep();
+    }
+    cured_reducer_destroy(R);
+    CHECK_CUDA(cudaFree(d_out));
+    if (failures) {
+        printf("test_gpu_reduce: %d FAILURES\n", failures);
+        return 1;
+    }
+    printf("test_gpu_reduce: PASS\n");
+    return 0;
+}
