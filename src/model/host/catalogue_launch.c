@@ -66,7 +66,14 @@ int cured_model_catalogue_launch_make(int kernel, cured_dtype dtype, uint64_t n,
                  (unsigned long long)info->max_n);
         return -1;
     }
-    if (st != CURED_SUCCESS || type == PTX_T_NONE) {
+    if (st == CURED_ERROR_UNSUPPORTED_TYPE || type == PTX_T_NONE) {
+        snprintf(err, cap, "--dtype %s: the catalogue's kernels are built for "
+                 "f32 f64 i32 i64 u32 u64 (cured_reduce and `cured sum` take "
+                 "f16 and bf16 too)", cured_dtype_name(dtype) ? cured_dtype_name(dtype)
+                 : "?");
+        return -1;
+    }
+    if (st != CURED_SUCCESS) {
         snprintf(err, cap, "%s", cured_status_string(st));
         return -1;
     }
