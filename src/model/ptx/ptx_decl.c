@@ -342,7 +342,7 @@ int ptx_parse_var_decl(ptx_parser *p, int is_extern)
         return ptx_fail(p, a.first, ".v8 variables are not supported");
     int allow_init = a.space == PTX_S_GLOBAL || a.space == PTX_S_CONST;
     for (;;) {
-        const ptx_token *name;
+        const ptx_token *name = NULL;
         int32_t index;
         if (parse_name(p, &name, "a variable") != 0 ||
             declare_variable(p, &a, name, is_extern, allow_init, p->fn, &index) != 0)
@@ -374,7 +374,7 @@ int ptx_parse_param(ptx_parser *p, int32_t function, int32_t *symbol)
         return ptx_fail(p, first, "parameter in the wrong state space");
     if (a.type == PTX_T_PRED || a.vec == 8)
         return ptx_fail(p, first, "unsupported parameter type");
-    const ptx_token *name;
+    const ptx_token *name = NULL;
     if (parse_name(p, &name, "a parameter") != 0 ||
         declare_variable(p, &a, name, 0, 0, function, symbol) != 0)
         return -1;
@@ -415,7 +415,7 @@ int ptx_parse_reg_decl(ptx_parser *p)
     if (a.vec != 1)
         return ptx_fail(p, a.first, "vector registers are not supported");
     for (;;) {
-        const ptx_token *name;
+        const ptx_token *name = NULL;
         if (parse_name(p, &name, "a register") != 0)
             return -1;
         if (ptx_is_punct(ptx_peek(p, 0), '<')) {

@@ -247,7 +247,7 @@ int ptx_parse_loc(ptx_parser *p)
             return ptx_fail(p, attr, "unknown .loc attribute %s", found);
         }
     }
-    int32_t frame;
+    int32_t frame = -1;
     if (add_frame(p, at, file, line, caller, &frame) != 0)
         return -1;
     ptx_loc_site *h = &p->loc_history[p->loc_count % PTX_LOC_HISTORY];
