@@ -80,7 +80,7 @@ int main(void)
     int runs = 0, failures = 0;
     for (int k = 0; k < 3; k++)
         for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++)
-            for (int d = 0; d < CURED_DTYPE_COUNT; d++) {
+            for (int d = 0; d < CURED_CATALOGUE_DTYPES; d++) {   /* the bench's types */
                 cured_ref_fill f = cured_ref_fill_standard(seeds[s]);
                 if (k == 1)
                     f.int_bits = 64;
