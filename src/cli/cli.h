@@ -1,7 +1,7 @@
 /* cli.h - the `cured` command line: one function per subcommand.
  *
  * defines: cli_command, cli_commands, cli_fail, cmd_tour, cmd_list, cmd_version,
- *          cmd_model, cmd_bench (CUDA builds only)
+ *          cmd_model, cmd_animate, cmd_bench (CUDA builds only)
  *
  * Every subcommand gets argv starting at its own name (getopt_long-ready),
  * prints data on stdout and progress on stderr, and returns the process exit
@@ -28,6 +28,7 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 int cmd_tour(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_animate(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 

@@ -496,6 +496,8 @@ static void exec_step(exec_launch *x, exec_warp *w)
         report_unsupported(x, w, ins);
         return;
     }
+    if (x->want_done)
+        exec_event_done(x);
     sched_next(w);
 }
 
