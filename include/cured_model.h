@@ -707,8 +707,10 @@ int cured_model_step_view_print_maths(FILE *out, const cured_model_step_view *v,
  * (the step view's intervals), and an interval in which warps shuffle is cut
  * again per shuffle round (round k: every warp's k-th shfl of the interval
  * and what that warp does until its next one; what a warp stores after its
- * last round is a step of its own). A step with nothing to show (no memory
- * access, no shuffle) joins the next one. Any kernel the model runs can be
+ * last round is a step of its own), or, without shuffles, per counted
+ * shared store when a warp makes several in one interval (an unrolled last
+ * warp's levels). A step with nothing to show (no memory access, no
+ * shuffle) joins the next one. Any kernel the model runs can be
  * traced; the renderers of `cured animate` (src/viz) draw from it alone. */
 
 /* What a trace op is. */
@@ -812,7 +814,8 @@ typedef struct cured_model_trace_step {
                                 (an interval cut in rounds gives it to its
                                 sub-step with the most counted accesses) */
     uint32_t round;          /* 0: before the interval's first shuffle; k:
-                                round k; rounds + 1: after the last */
+                                round k; rounds + 1: after the last (cut by
+                                stores: k counted stores came before it) */
     uint32_t first_op;       /* ops[first_op .. first_op + nops), in
                                 execution order */
     uint32_t nops;

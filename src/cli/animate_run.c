@@ -215,7 +215,7 @@ int cli_animate_file(const cli_animate_options *o, viz_story **out)
     char label[96];
     snprintf(label, sizeof label, "%s", o->entry ? o->entry : name);
     viz_story_info info = {.id = "yours", .label = label, .code = NULL, .group = "yours",
-                           .dtype = "-"};
+                           .dtype = NULL};
     rc = run_traced(o, &l, specs, o->nargs, &info, out);
     cured_model_source_free(&src);
     return rc;

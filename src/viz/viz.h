@@ -32,7 +32,8 @@ typedef struct viz_story_info {
                                 ("i = 2*s*tid"), or NULL */
     const char *group;       /* the page's selector group: "lesson",
                                 "catalogue", "yours" */
-    const char *dtype;       /* "u32", "f32" ... for the header */
+    const char *dtype;       /* "u32", "f32" ... for the header; NULL: what
+                                the kernel's stores hold */
 } viz_story_info;
 
 /* Builds the story of the launch `trace` recorded (block 0 of it), naming

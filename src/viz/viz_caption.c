@@ -198,8 +198,9 @@ static void shuffle_caption(const viz_facts *f, char *buf, size_t cap)
     else
         add(buf, cap, "; no sum made here is used (the lanes read hold no data yet)");
     if (m > 0)
-        add(buf, cap, "; lane%s %s read past the warp's end and get%s their own value back",
-            m == 1 ? "" : "s", own, m == 1 ? "s" : "");
+        add(buf, cap, "; lane%s %s read%s past the warp's end and get%s %s own value back",
+            m == 1 ? "" : "s", own, m == 1 ? "s" : "", m == 1 ? "s" : "",
+            m == 1 ? "its" : "their");
 }
 
 /* Copies: "thread 0 copies x[0] = 2011 into out[0]". */
@@ -223,7 +224,12 @@ static void copy_caption(const viz_story *s, const viz_facts *f, char *buf, size
     viz_format_value(values[f->copy_dst[0]], s->value_kind, v, sizeof v);
     const char *where = dst->kind == VIZ_CELL_GLOBAL ? "global memory" : "shared memory";
     (void)fr;
-    if (k == 1 && f->copy_src[0] != VIZ_NONE) {
+    if (k == 1 && f->gathers == 1) {
+        add(buf, cap, "thread %u adds the %u values it read from shared memory into %s = %s",
+            f->copy_thread[0], f->gather_adds + 1, dst->name, v);
+        if (dst->kind == VIZ_CELL_GLOBAL)
+            add(buf, cap, ": the block's result");
+    } else if (k == 1 && f->copy_src[0] != VIZ_NONE) {
         const viz_cell *src = &s->cells[f->copy_src[0]];
         add(buf, cap, "thread %u %s %s = %s %s %s", f->copy_thread[0],
             f->atomics ? "adds" : "copies", src->kind == VIZ_CELL_REG ? "its v" : src->name,

@@ -89,6 +89,9 @@ typedef struct viz_facts {
      * with no cell of its own, or a value from global memory) */
     uint32_t ncopies;
     uint32_t *copy_thread, *copy_dst, *copy_src;
+    uint32_t gathers;         /* writes of the sum of several elements read
+                                 (thread 0 adding the warps' sums) */
+    uint32_t gather_adds;     /* the additions they make */
     uint32_t reg_loads;       /* lanes that loaded into registers (round 0) */
     /* shuffles */
     uint32_t shuffle_ops;     /* warps that shuffled */

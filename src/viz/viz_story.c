@@ -105,6 +105,8 @@ typedef struct build {
     int ntree;
     uint32_t *useful;                  /* per op (viz_shuffle.c) */
     uint32_t *depth;                   /* per cell */
+    uint32_t *writer;                  /* per cell: the thread that wrote it
+                                          last, VIZ_NONE */
     uint32_t *reads;                   /* per thread: MAX_READS cells */
     uint8_t *nreads;                   /* per thread */
     uint8_t *wrote, *loaded;           /* per thread, this step */
@@ -349,8 +351,11 @@ static int place_writes(build *b, viz_facts *f, double *values, uint8_t *known, 
         set_role(roles, c, VIZ_ROLE_DST);
         values[c] = wr->value;
         known[c] = 1;
-        if (can_read && s->cells[c].kind == VIZ_CELL_SHARED && has_read(b, th, c)) {
-            /* reads its own element, adds the others into it */
+        /* a thread adds into an element it reads now, or into one it wrote
+         * before and keeps in a register (v += x[tid + s]; x[tid] = v) */
+        int own = has_read(b, th, c) || (b->writer[c] == th && b->nreads[th] > 0);
+        b->writer[c] = th;
+        if (can_read && s->cells[c].kind == VIZ_CELL_SHARED && own) {
             uint32_t first_src = VIZ_NONE, depth = b->depth[c];
             for (uint32_t k = 0; k < b->nreads[th]; k++) {
                 uint32_t r = b->reads[th * MAX_READS + k];
@@ -376,13 +381,29 @@ static int place_writes(build *b, viz_facts *f, double *values, uint8_t *known, 
         }
         uint32_t src = VIZ_NONE;
         if (can_read && b->nreads[th] > 0) {
-            for (uint32_t k = 0; k < b->nreads[th]; k++) {
+            /* one element read: a copy; several: their sum (thread 0 adding
+             * the warps' sums) */
+            uint32_t nsrc = b->nreads[th], depth = 0;
+            for (uint32_t k = 0; k < nsrc; k++) {
                 uint32_t r = b->reads[th * MAX_READS + k];
                 set_role(roles, r, VIZ_ROLE_SHARED);
-                if (add_arrow(s, r, c, VIZ_ARROW_COPY) != 0)
+                if (add_arrow(s, r, c, nsrc > 1 ? VIZ_ARROW_ADD_SHARED : VIZ_ARROW_COPY) != 0)
                     return -1;
                 if (src == VIZ_NONE)
                     src = r;
+                depth = b->depth[r] > depth ? b->depth[r] : depth;
+            }
+            if (nsrc > 1) {
+                b->depth[c] = depth + 1;
+                f->gathers++;
+                f->gather_adds += nsrc - 1;
+                if (f->ncopies < 4 * s->threads) {
+                    f->copy_thread[f->ncopies] = th;
+                    f->copy_dst[f->ncopies] = c;
+                    f->copy_src[f->ncopies] = src;
+                    f->ncopies++;
+                }
+                continue;
             }
         } else if (can_read && viz_cell_reg(s, th) != VIZ_NONE &&
                    s->cells[c].kind != VIZ_CELL_REG) {
@@ -587,7 +608,7 @@ static int one_frame(build *b, uint32_t si, uint32_t k, uint32_t *level)
             conflict_example(b, si, f.conflict, sizeof f.conflict);
     }
     snprintf(fr->conflict, sizeof fr->conflict, "%s", f.conflict);
-    fr->adds = f.nadds + f.shuffle_useful;
+    fr->adds = f.nadds + f.shuffle_useful + f.gather_adds;
     if (fr->adds > 0)
         fr->level = ++*level;
     fr->levels = *level;
@@ -608,7 +629,8 @@ static int one_frame(build *b, uint32_t si, uint32_t k, uint32_t *level)
 }
 
 /* n: the values that entered the reduction: the initial stores into
- * shared memory, else the values read from global memory. */
+ * shared memory, else the values read from global memory before the first
+ * barrier (a grid kernel's last block reads the partial sums back later). */
 static uint64_t count_n(const build *b)
 {
     uint64_t initial = 0, global = 0;
@@ -616,6 +638,8 @@ static uint64_t count_n(const build *b)
         const cured_model_trace_step *st = &b->steps[si];
         if (st->block != b->s->block)
             continue;
+        if (st->interval != b->steps[0].interval && initial == 0 && global > 0)
+            break;
         for (uint32_t i = st->first_op; i < st->first_op + st->nops; i++) {
             const cured_model_trace_op *op = &b->ops[i];
             initial += op->initial;
@@ -630,6 +654,7 @@ static void build_free(build *b)
 {
     free(b->useful);
     free(b->depth);
+    free(b->writer);
     free(b->reads);
     free(b->nreads);
     free(b->wrote);
@@ -652,22 +677,26 @@ static void copy_text(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src ? src : "");
 }
 
-/* The story's value kind: what its shared stores hold, else its shuffles,
- * else its global stores. */
-static uint8_t value_kind(const build *b)
+/* The story's value kind and size (*size): what its shared stores hold,
+ * else its global stores, else its shuffles (whose adds say s32 for any
+ * 32-bit integer). */
+static uint8_t value_kind(const build *b, unsigned *size)
 {
     const uint8_t order[3][2] = {{CURED_MODEL_TRACE_STORE, CURED_MODEL_TRACE_SHARED},
-                                 {CURED_MODEL_TRACE_SHUFFLE, CURED_MODEL_TRACE_NO_SPACE},
-                                 {CURED_MODEL_TRACE_STORE, CURED_MODEL_TRACE_GLOBAL}};
+                                 {CURED_MODEL_TRACE_STORE, CURED_MODEL_TRACE_GLOBAL},
+                                 {CURED_MODEL_TRACE_SHUFFLE, CURED_MODEL_TRACE_NO_SPACE}};
     const cured_model_trace_op *ops = b->ops;
     for (int k = 0; k < 3; k++)
         for (uint32_t si = 0; si < b->nsteps; si++) {
             const cured_model_trace_step *st = &b->steps[si];
             for (uint32_t i = st->first_op; i < st->first_op + st->nops; i++)
                 if (ops[i].block == b->s->block && ops[i].kind == order[k][0] &&
-                    ops[i].space == order[k][1] && ops[i].nlane > 0)
+                    ops[i].space == order[k][1] && ops[i].nlane > 0) {
+                    *size = ops[i].elem_size;
                     return ops[i].value;
+                }
         }
+    *size = 4;
     return CURED_MODEL_TRACE_UNSIGNED;
 }
 
@@ -709,7 +738,14 @@ int viz_story_build(const cured_model_trace *trace, const cured_model_memory *me
         viz_story_free(s);
         return -1;
     }
-    s->value_kind = value_kind(&b);
+    unsigned size;
+    s->value_kind = value_kind(&b, &size);
+    if (s->dtype[0] == '\0')    /* the caller did not say: what the kernel stores */
+        snprintf(s->dtype, sizeof s->dtype, "%c%u",
+                 s->value_kind == CURED_MODEL_TRACE_FLOAT    ? 'f'
+                 : s->value_kind == CURED_MODEL_TRACE_SIGNED ? 's'
+                                                             : 'u',
+                 8 * size);
     viz_sources_build(s, trace);
 
     uint32_t frames = 1;
@@ -722,6 +758,7 @@ int viz_story_build(const cured_model_trace *trace, const cured_model_memory *me
     s->roles = malloc((size_t)frames * nc);
     b.useful = malloc(((size_t)nops + 1) * sizeof *b.useful);
     b.depth = calloc(nc, sizeof *b.depth);
+    b.writer = malloc(nc * sizeof *b.writer);
     b.reads = malloc(th * MAX_READS * sizeof *b.reads);
     b.nreads = calloc(th, 1);
     b.wrote = calloc(th, 1);
@@ -737,11 +774,14 @@ int viz_story_build(const cured_model_trace *trace, const cured_model_memory *me
     b.gb = malloc(4 * th * sizeof *b.gb);
     b.gc = malloc(4 * th * sizeof *b.gc);
     if (!s->frames || !s->values || !s->known || !s->roles || !b.useful || !b.depth ||
+        !b.writer ||
         !b.reads || !b.nreads || !b.wrote || !b.loaded || !b.shfl_count || !b.working ||
         !b.live || !b.seen || !b.fa || !b.fb || !b.fc || !b.ga || !b.gb || !b.gc ||
         viz_shuffle_useful(s, trace, b.useful) != 0)
         goto oom_story;
     s->n = count_n(&b);
+    for (size_t c = 0; c < nc; c++)
+        b.writer[c] = VIZ_NONE;
 
     memset(s->roles, VIZ_ROLE_NONE, nc);
     s->frames[0].trace_step = VIZ_NONE;

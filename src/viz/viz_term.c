@@ -292,7 +292,9 @@ static void print_pairs(FILE *out, const viz_story *s, uint32_t k, int width)
         snprintf(item, sizeof item, " %s←%s=%s", s->cells[a->to].name,
                  s->cells[a->from].name, v);
         int iw = viz_term_width(item);
-        if (col + iw + 12 > width && i + 1 < f->narrows)
+        /* room for " ... (N in all)" unless this is the last pair */
+        int reserve = i + 1 < f->narrows ? 20 : 0;
+        if (col + iw + reserve > width)
             break;
         strncat(line, item, sizeof line - strlen(line) - 1);
         col += iw;

@@ -59,6 +59,41 @@ static void reset_warps(cured_model_trace *t)
     }
 }
 
+/* 1 for a shared store or atomic the lesson's rules count. */
+static int counted_store(const cured_model_trace_op *op)
+{
+    return (op->kind == CURED_MODEL_TRACE_STORE || op->kind == CURED_MODEL_TRACE_ATOMIC) &&
+           op->space == CURED_MODEL_TRACE_SHARED && op->counted > 0;
+}
+
+/* An interval without shuffles: when a warp makes several counted shared
+ * stores in it (levels of a tree run by one warp with no barrier between
+ * them, as an unrolled last warp does), a warp's k-th such store closes its
+ * round k; else one round. Returns the round count. */
+static uint32_t store_rounds(cured_model_trace *t, uint32_t first, uint32_t n,
+                             uint32_t *round, uint32_t *seen)
+{
+    uint32_t most = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const cured_model_trace_op *op = &t->ops[first + i];
+        if (op->warp < t->nwarps && counted_store(op) && ++seen[op->warp] > most)
+            most = seen[op->warp];
+    }
+    memset(seen, 0, t->nwarps * sizeof *seen);
+    for (uint32_t i = 0; i < n; i++) {
+        const cured_model_trace_op *op = &t->ops[first + i];
+        uint32_t w = op->warp < t->nwarps ? op->warp : 0;
+        if (op->kind == CURED_MODEL_TRACE_BARRIER) {
+            round[i] = UINT32_MAX;
+            continue;
+        }
+        round[i] = most >= 2 ? seen[w] : 0;
+        if (counted_store(op))
+            seen[w]++;
+    }
+    return most >= 2 ? most : 0;
+}
+
 /* The rounds of ops [first, first + n) into round[] (the barrier release:
  * UINT32_MAX); returns the interval's round count R (tail: R + 1). */
 static uint32_t assign_rounds(cured_model_trace *t, uint32_t first, uint32_t n,
@@ -68,6 +103,8 @@ static uint32_t assign_rounds(cured_model_trace *t, uint32_t first, uint32_t n,
     for (uint32_t w = 0; w < t->nwarps; w++)
         if (t->warps[w].shfl > R)
             R = t->warps[w].shfl;
+    if (R == 0)
+        return store_rounds(t, first, n, round, seen);
     for (uint32_t i = 0; i < n; i++) {
         const cured_model_trace_op *op = &t->ops[first + i];
         uint32_t w = op->warp < t->nwarps ? op->warp : 0;
