@@ -698,6 +698,12 @@ cured_model_step_maths cured_model_step_view_maths(const cured_model_step_view *
 int cured_model_step_view_print_maths(FILE *out, const cured_model_step_view *v,
                                       uint32_t threads);
 
+/* The same as one JSON object (no trailing newline): n, threads, depth,
+ * additions, busy, per_step_busy (an array), and formula (depth,
+ * additions, busy). Returns 0, or -1 on a write error. */
+int cured_model_step_view_write_maths_json(FILE *out, const cured_model_step_view *v,
+                                           uint32_t threads);
+
 /* ============================================================= trace */
 
 /* The trace: what one launch did, instruction by instruction, with the

@@ -3,8 +3,8 @@
  *
  * defines: cli_animate_options, CLI_ANIMATE_MAX_N, cli_animate_parse,
  *          cli_animate_usage, cli_animate_lesson, cli_animate_load_catalogue,
- *          cli_animate_catalogue,
- *          cli_animate_file, cli_animate_play
+ *          cli_animate_catalogue, cli_animate_file, cli_animate_write_page,
+ *          cli_animate_play
  *
  * animate_options.c parses the command line; animate_run.c runs one launch
  * in the model with a trace watching and makes it a story (src/viz);
@@ -75,6 +75,13 @@ int cli_animate_catalogue(const cli_animate_options *o, const cured_model_source
 
 /* The same for o's --ptx/--cu kernel with its --arg specs. */
 int cli_animate_file(const cli_animate_options *o, viz_story **out);
+
+/* Writes the page o->html asks for: the lesson's versions, the catalogue's
+ * other kernels and o's own kernel, at o's n, opening on o's KERNEL (or
+ * the user's). Prints where it went on stdout. Returns 0, 1 (a kernel the
+ * model stopped, a write error) or 2 (bad input), after a line on stderr.
+ * (cmd_animate.c) */
+int cli_animate_write_page(const cli_animate_options *o);
 
 /* Plays a story in the terminal as o asks: frame after frame at o->speed,
  * or a key per frame with --step; plain frames one after another when

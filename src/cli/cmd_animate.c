@@ -83,7 +83,7 @@ static int page_stories(const cli_animate_options *o, viz_story **stories, int *
     return 0;
 }
 
-static int write_page(const cli_animate_options *o)
+int cli_animate_write_page(const cli_animate_options *o)
 {
     viz_story *stories[MAX_STORIES] = {0};
     int count = 0, initial = 0;
@@ -124,7 +124,7 @@ int cmd_animate(int argc, char **argv)
     if (p != CLI_ANIMATE_OK)
         return cli_fail(CMD, "%s", err);
     if (o.html)
-        return write_page(&o);
+        return cli_animate_write_page(&o);
 
     viz_story *story = NULL;
     int rc;

@@ -2,7 +2,8 @@
  * its formulas for n values, and what a step view measured of the same.
  *
  * defines: cured_model_tree_formula_of, cured_model_tree_level_busy,
- *          cured_model_step_view_maths, cured_model_step_view_print_maths
+ *          cured_model_step_view_maths, cured_model_step_view_print_maths,
+ *          cured_model_step_view_write_maths_json
  *
  * A tree over n values has n - 1 additions and depth log2 n (rounded up);
  * with one thread per value, level k has n / 2^k adders, so the average
@@ -68,7 +69,8 @@ int cured_model_step_view_print_maths(FILE *out, const cured_model_step_view *v,
     cured_model_step_maths m = cured_model_step_view_maths(v, threads);
     if (m.depth == 0) {
         fprintf(out, "\nthe maths of a tree: no tree in shared memory to measure "
-                "(docs/lesson.md, \"Why a tree\")\n");
+                "(docs/lesson.md, \"Why a tree\"); cured animate draws and counts the "
+                "additions of shuffle rounds too\n");
         return ferror(out) ? -1 : 0;
     }
     fprintf(out, "\nThe maths of the tree (docs/lesson.md), per block: n = %llu "
@@ -86,5 +88,22 @@ int cured_model_step_view_print_maths(FILE *out, const cured_model_step_view *v,
                 "%.1f %% |\n", k, steps[k - 1].adding_threads, threads,
                 threads ? 100.0 * steps[k - 1].adding_threads / threads : 0.0, k,
                 threads, 100.0 * cured_model_tree_level_busy(m.n, k, threads));
+    return ferror(out) ? -1 : 0;
+}
+
+int cured_model_step_view_write_maths_json(FILE *out, const cured_model_step_view *v,
+                                           uint32_t threads)
+{
+    cured_model_step_maths m = cured_model_step_view_maths(v, threads);
+    const cured_model_step *steps;
+    int n = cured_model_step_view_steps(v, &steps);
+    fprintf(out, "{\"n\": %llu, \"threads\": %u, \"depth\": %u, \"additions\": %llu, "
+            "\"busy\": %.6f, \"per_step_busy\": [", (unsigned long long)m.n, m.threads,
+            m.depth, (unsigned long long)m.additions, m.busy);
+    for (uint32_t k = 0; k < m.depth && (int)k < n; k++)
+        fprintf(out, "%s%.6f", k ? ", " : "",
+                threads ? (double)steps[k].adding_threads / threads : 0.0);
+    fprintf(out, "], \"formula\": {\"depth\": %u, \"additions\": %llu, \"busy\": %.6f}}",
+            m.formula.depth, (unsigned long long)m.formula.additions, m.formula.busy);
     return ferror(out) ? -1 : 0;
 }
