@@ -2,7 +2,12 @@
  *
  * defines: cured_model_memory (global memory as caller-provided buffers),
  *          cured_model_launch, cured_model_event, cured_model_access, cured_model_observer,
- *          cured_model_finding, cured_model_findings, cured_model_run and their helpers
+ *          cured_model_shuffle, cured_model_finding, cured_model_findings, cured_model_run
+ *          and their helpers; the counters, the checks, the step view, the SASS
+ *          summary, catalogue entry names; the tree's maths
+ *          (cured_model_tree_formula_of, cured_model_step_view_maths ...); the
+ *          trace (cured_model_trace_*: what a launch did, value by value, step
+ *          by step, for the renderers of `cured animate`)
  *
  * A launch runs a grid of blocks, each block's warps of 32 lanes with
  * per-thread registers, on one CPU thread. The interpreter (exec.c) calls
@@ -765,8 +770,8 @@ typedef struct cured_model_trace_lane {
                                 shuffle: the value the lane received */
     uint64_t sum;            /* shuffle: the result of the first
                                 instruction of the lane's warp that used the
-                                received value (v + received), when
-                                HAS_SUM */
+                                received value (v + received; plain register
+                                moves followed), when HAS_SUM */
 } cured_model_trace_lane;
 
 /* One warp instruction, or one state space of a memory instruction, or a

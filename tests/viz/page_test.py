@@ -268,6 +268,19 @@ def main():
             path = os.path.join(outdir, "animate-%s.png" % name)
             screenshot(b, path)
             print("screenshot: " + path)
+            if name == "light":
+                # the player alone, as docs/animation.png shows it
+                r = b.js("(() => { const r = document.querySelector('.panel')"
+                         ".getBoundingClientRect(); return [r.x, r.y + window.scrollY, "
+                         "r.width, r.height]; })()")
+                shot = b.send("Page.captureScreenshot", {
+                    "format": "png", "captureBeyondViewport": True,
+                    "clip": {"x": r[0] - 8, "y": r[1] - 8, "width": r[2] + 16,
+                             "height": r[3] + 16, "scale": 1}})
+                path = os.path.join(outdir, "animate-panel.png")
+                with open(path, "wb") as f:
+                    f.write(base64.b64decode(shot["data"]))
+                print("screenshot: " + path)
             if mobile:
                 # what a phone shows: the screen from the versions to the cards
                 b.js("document.querySelector('.pick').scrollIntoView(), true")
