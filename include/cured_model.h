@@ -770,8 +770,8 @@ typedef struct cured_model_trace_lane {
                                 shuffle: the value the lane received */
     uint64_t sum;            /* shuffle: the result of the first
                                 instruction of the lane's warp that used the
-                                received value (v + received; plain register
-                                moves followed), when HAS_SUM */
+                                received value (v + received; register
+                                moves and selects followed), when HAS_SUM */
 } cured_model_trace_lane;
 
 /* One warp instruction, or one state space of a memory instruction, or a

@@ -273,15 +273,44 @@ static void print_rows(FILE *out, const viz_story *s, uint32_t k, int width,
     }
 }
 
-/* "adds: x[0]←x[1]  x[2]←x[3] ... (32)" and the values received, fitted
- * to width. */
+/* "adds: x[0]←x[1]=20 x[2]←x[3]=22 ... (32 in all)": the pairs and the
+ * values received, fitted to width; "writes: out[0]=517" for cells written
+ * with no pair. */
 static void print_pairs(FILE *out, const viz_story *s, uint32_t k, int width)
 {
     const viz_frame *f = &s->frames[k];
-    if (f->narrows == 0)
-        return;
     const double *values = s->values + (size_t)k * s->ncells;
     char line[1024];
+    if (f->narrows == 0) {
+        /* no pair: the cells written, with their values */
+        snprintf(line, sizeof line, "writes:");
+        int col = viz_term_width(line), any = 0;
+        uint32_t shown = 0, all = 0;
+        for (uint32_t c = 0; c < s->ncells; c++) {
+            if (s->roles[(size_t)k * s->ncells + c] != VIZ_ROLE_DST)
+                continue;
+            all++;
+            char item[96], v[48];
+            viz_format_value(values[c], s->value_kind, v, sizeof v);
+            snprintf(item, sizeof item, " %s=%s", s->cells[c].name, v);
+            int iw = viz_term_width(item);
+            if (any && col + iw + 20 > width)
+                continue;
+            strncat(line, item, sizeof line - strlen(line) - 1);
+            col += iw;
+            shown++;
+            any = 1;
+        }
+        if (all == 0)
+            return;
+        if (shown < all) {
+            char more[48];
+            snprintf(more, sizeof more, " ... (%u in all)", all);
+            strncat(line, more, sizeof line - strlen(line) - 1);
+        }
+        fprintf(out, "%s\n", line);
+        return;
+    }
     snprintf(line, sizeof line, "%s:", f->adds ? "adds" : "moves");
     int col = viz_term_width(line);
     uint32_t shown = 0;

@@ -17,7 +17,7 @@
  * and after are the same). A shuffle's values come from the interpreter's
  * shuffle call; the sum a lane makes of what it received is the result of
  * the first later instruction of its warp that reads the shuffle's
- * destination register (through plain register moves), read in that
+ * destination register (through register moves and selects), read in that
  * instruction's instr_done.
  */
 #include "trace_impl.h"
@@ -229,10 +229,12 @@ static void on_instr(void *ctx, const cured_model_event *e)
         w->shfl_slot = ins->ndst > 0 && ins->ops[0].kind == PTX_OPND_REG ? ins->ops[0].reg
                                                                          : -1;
     } else if (w->pending_shfl >= 0 && w->shfl_slot >= 0 && reads_slot(ins, w->shfl_slot)) {
-        if (ins->op == PTX_OP_MOV && ins->ndst == 1 && ins->nops == 2 &&
-            ins->ops[0].kind == PTX_OPND_REG && ins->ops[1].kind == PTX_OPND_REG) {
-            /* a copy into a register of another type (mov.b32 %f, %r):
-             * the value's first use comes later */
+        if ((ins->op == PTX_OP_MOV || ins->op == PTX_OP_SELP) && ins->ndst == 1 &&
+            ins->ops[0].kind == PTX_OPND_REG && ins->ops[0].reg >= 0) {
+            /* a copy into another register (mov.b32 %f, %r) or a choice
+             * between it and something else (selp: the guarded idiom
+             * `lane + offset < k ? shuffled : 0`): the value's use comes
+             * later */
             w->shfl_slot = ins->ops[0].reg;
         } else {
             w->consumer = k;

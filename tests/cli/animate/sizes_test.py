@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""sizes_test.py - the sizes and times `cured animate` promises.
+"""sizes_test.py - the sizes and times `cured animate` promises, and the
+sums it draws.
 
     sizes_test.py CURED OUTDIR
 
 The page of the lesson's four versions (and the catalogue) at n = 64 is
 under 2 MB; the page at n = 1024 is written in under 2 s; the terminal
 frames of every catalogue kernel at n = 1024 fit in 120 columns (and at
-n = 64). Prints what it measured.
+n = 64); and the value each kernel's last frame draws into out[0] is the
+one `cured model` leaves in its out buffer for the same input. Prints what
+it measured.
 """
 import os
+import re
 import subprocess
 import sys
 import time
@@ -59,6 +63,19 @@ def main():
                 fail("%s --n %s: a line of %d columns" % (k, n, w))
     print("terminal: %d kernels at n = 64 and 1024, widest line %d columns"
           % (len(kernels), widest))
+
+    for k in kernels:
+        drawn = subprocess.run([cured, "animate", k, "--no-color"], capture_output=True,
+                               text=True, check=True).stdout
+        got = re.findall(r"out\[0\](?:←\S+)?=(-?[0-9]+)", drawn)
+        model = subprocess.run([cured, "model", k, "--dtype", "u32", "--n", "64", "--block",
+                                "64", "--print", "out"], capture_output=True, text=True).stdout
+        want = re.search(r"^out u32\[[0-9]+\] = (-?[0-9]+)", model, re.M)
+        if not got or want is None or got[-1] != want.group(1):
+            fail("%s: drew out[0] = %s, the model's out[0] is %s"
+                 % (k, got[-1] if got else None, want.group(1) if want else None))
+    print("sums: the last frame of each of the %d kernels draws the model's out[0]"
+          % len(kernels))
     return 0
 
 
