@@ -203,27 +203,23 @@ static void shuffle_caption(const viz_facts *f, char *buf, size_t cap)
             m == 1 ? "its" : "their");
 }
 
-/* Copies: "thread 0 copies x[0] = 2011 into out[0]". */
+/* Copies: "thread 0 copies x[0] = 2011 to out[0]", "threads 0, 32 write 2
+ * values into shared memory (x[0] = 250, x[1] = 267), each from its
+ * register". */
 static void copy_caption(const viz_story *s, const viz_facts *f, char *buf, size_t cap)
 {
     char v[32];
-    uint32_t from_shared = 0, from_reg = 0, plain = 0;
-    for (uint32_t i = 0; i < f->ncopies; i++) {
+    uint32_t from_shared = 0, from_reg = 0, k = f->ncopies;
+    for (uint32_t i = 0; i < k; i++) {
         uint32_t src = f->copy_src[i];
-        if (src == VIZ_NONE)
-            plain++;
-        else if (s->cells[src].kind == VIZ_CELL_REG)
+        if (src != VIZ_NONE && s->cells[src].kind == VIZ_CELL_REG)
             from_reg++;
-        else
+        else if (src != VIZ_NONE)
             from_shared++;
     }
-    uint32_t k = f->ncopies;
     const viz_cell *dst = &s->cells[f->copy_dst[0]];
-    const viz_frame *fr = &s->frames[s->nframes - 1];
     const double *values = s->values + (size_t)(s->nframes - 1) * s->ncells;
     viz_format_value(values[f->copy_dst[0]], s->value_kind, v, sizeof v);
-    const char *where = dst->kind == VIZ_CELL_GLOBAL ? "global memory" : "shared memory";
-    (void)fr;
     if (k == 1 && f->gathers == 1) {
         add(buf, cap, "thread %u adds the %u values it read from shared memory into %s = %s",
             f->copy_thread[0], f->gather_adds + 1, dst->name, v);
@@ -238,22 +234,25 @@ static void copy_caption(const viz_story *s, const viz_facts *f, char *buf, size
             add(buf, cap, ": the block's result");
     } else {
         uint32_t th[64];
-        char set[160], cells[160] = "";
-        uint32_t n = distinct(f->copy_thread, f->ncopies, th, 64);
+        char set[160], cells[200] = "";
+        uint32_t n = distinct(f->copy_thread, k, th, 64);
         viz_set_text(th, n, set, sizeof set);
-        for (uint32_t i = 0; i < f->ncopies && i < 4; i++)
-            add(cells, sizeof cells, "%s%s", i ? ", " : "", s->cells[f->copy_dst[i]].name);
-        if (f->ncopies > 4)
+        for (uint32_t i = 0; i < k && i < 4; i++) {
+            viz_format_value(values[f->copy_dst[i]], s->value_kind, v, sizeof v);
+            add(cells, sizeof cells, "%s%s = %s", i ? ", " : "", s->cells[f->copy_dst[i]].name,
+                v);
+        }
+        if (k > 4)
             add(cells, sizeof cells, ", ...");
         add(buf, cap, "thread%s %s %s %u value%s into %s (%s)%s", n == 1 ? "" : "s", set,
-            n == 1 ? "writes" : "write", k, k == 1 ? "" : "s", where, cells,
+            n == 1 ? "writes" : "write", k, k == 1 ? "" : "s",
+            dst->kind == VIZ_CELL_GLOBAL ? "global memory" : "shared memory", cells,
             from_reg == k ? ", each from its register (its warp's sum)"
             : from_shared == k ? ", each copied from shared memory" : "");
     }
     if (f->final_reads)
         add(buf, cap, " (%u final read%s of shared memory: not counted)", f->final_reads,
             f->final_reads == 1 ? "" : "s");
-    (void)plain;
 }
 
 /* The initial load: global memory into shared memory. */

@@ -1,12 +1,13 @@
 /* viz_impl.h - the story's insides, shared by the files of src/viz:
  * viz_cells.c (which cells, in which rows), viz_shuffle.c (which lanes of a
- * shuffle chain carry data and which results are used), viz_story.c (the
- * frames), viz_caption.c (their words), viz_source.c (the CUDA source
+ * shuffle chain carry data and which results are used), viz_step.c (one
+ * step's roles and arrows), viz_story.c (the frames), viz_caption.c (their words), viz_source.c (the CUDA source
  * lines), viz_term.c and viz_html.c (the drawings). Not an API.
  *
  * defines: the cell kinds, roles and arrow kinds; viz_row, viz_cell,
  *          viz_arrow, viz_line, viz_source, viz_facts, viz_frame,
- *          struct viz_story; viz_cells_build, viz_cell_shared,
+ *          struct viz_story, viz_write, viz_build; viz_step_read,
+ *          viz_step_conflict, viz_step_offset; viz_cells_build, viz_cell_shared,
  *          viz_cell_global, viz_cell_reg, viz_shuffle_useful,
  *          viz_caption, viz_set_text, viz_fit_index, viz_sources_build,
  *          viz_source_line,
@@ -219,6 +220,61 @@ viz_line viz_source_line(const viz_story *s, const cured_model_trace *t,
 
 /* Frees the sources. */
 void viz_sources_free(viz_story *s);
+
+/* ---------------------------------------------------------- building */
+
+#define VIZ_MAX_READS 8   /* shared elements remembered per thread per step */
+
+/* One write of a step. */
+typedef struct viz_write {
+    uint32_t thread, cell;
+    double value;
+    int atomic;
+} viz_write;
+
+/* What building the frames needs besides the story. */
+typedef struct viz_build {
+    viz_story *s;
+    const cured_model_trace *t;
+    const cured_model_trace_step *steps;
+    uint32_t nsteps;
+    const cured_model_trace_op *ops;
+    const cured_model_trace_lane *lanes;
+    const cured_model_step *tree;      /* the step view's tree steps */
+    int ntree;
+    uint32_t *useful;                  /* per op (viz_shuffle.c) */
+    uint32_t *depth;                   /* per cell */
+    uint32_t *writer;                  /* per cell: the thread that wrote it
+                                          last, VIZ_NONE */
+    uint32_t *reads;                   /* per thread: VIZ_MAX_READS cells */
+    uint8_t *nreads;                   /* per thread */
+    uint8_t *wrote, *loaded;           /* per thread, this step */
+    viz_write *writes;
+    uint32_t nwrites, cap_writes;
+    uint32_t *shfl_count;              /* per warp */
+    uint32_t *working, *live;          /* per warp, this step */
+    uint8_t *seen;
+    /* facts arrays (threads * 4 each) */
+    uint32_t *fa, *fb, *fc, *ga, *gb, *gc;
+} viz_build;
+
+/* ---------------------------------------------------------- viz_step.c */
+
+/* Reads trace step si into the frame being built: the cells' new values
+ * and known flags, their roles, the frame's arrows and lines, and f's
+ * facts (f's arrays set up by the caller). Returns 0, or -1 when out of
+ * host memory. */
+int viz_step_read(viz_build *b, uint32_t si, viz_facts *f, double *values, uint8_t *known,
+                  char *roles);
+
+/* "lanes 0 and 16 of warp 0 write x[0] and x[32], both in bank 0": two
+ * lanes of one counted shared store of step si that collide; "" when none
+ * do. */
+void viz_step_conflict(const viz_build *b, uint32_t si, char *out, size_t cap);
+
+/* The common offset of the step's additions (source minus destination, in
+ * elements or lanes), 0 when they differ. */
+int32_t viz_step_offset(const viz_story *s, const viz_facts *f);
 
 /* --------------------------------------------------------- viz_story.c */
 

@@ -184,7 +184,7 @@
 
   /* ------------------------------------------------------------- cards */
   function drawCards(s, k) {
-    var f = s.frames[k], K = f.k, last = k === s.frames.length - 1;
+    var K = s.frames[k].k;
     var set = function (key, text, bad) {
       var v = document.querySelector('[data-k="' + key + '"]');
       v.textContent = text; v.classList.toggle("bad", !!bad);
@@ -201,7 +201,6 @@
       else step = "clean";
     }
     set("step", step, K[6] && K[3] > 1);
-    void last;
   }
 
   /* ------------------------------------------------------------ source */
