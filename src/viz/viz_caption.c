@@ -248,6 +248,7 @@ static void copy_caption(const viz_story *s, const viz_facts *f, char *buf, size
             n == 1 ? "writes" : "write", k, k == 1 ? "" : "s",
             dst->kind == VIZ_CELL_GLOBAL ? "global memory" : "shared memory", cells,
             from_reg == k ? ", each from its register (its warp's sum)"
+            : f->gathers == k ? ", each the sum of the elements it read from shared memory"
             : from_shared == k ? ", each copied from shared memory" : "");
     }
     if (f->final_reads)
@@ -287,10 +288,11 @@ char *viz_caption(const viz_story *s, uint32_t k, const viz_facts *f)
         return NULL;
     buf[0] = '\0';
     if (k == 0 || f == NULL) {
+        int sums = s->nframes > 0 && s->frames[s->nframes - 1].total_adds > 0;
         add(buf, CAPTION_MAX, "Before the first step: %llu values wait in global memory; "
-            "%s%u threads (%u warp%s) will sum them", (unsigned long long)s->n,
+            "%s%u threads (%u warp%s) will %s them", (unsigned long long)s->n,
             s->blocks > 1 ? "block 0's " : "one block of ", s->threads, s->warps,
-            s->warps == 1 ? "" : "s");
+            s->warps == 1 ? "" : "s", sums ? "sum" : "work on");
         if (s->blocks > 1)
             add(buf, CAPTION_MAX, " (the grid's other %u blocks do the same with theirs)",
                 s->blocks - 1);
