@@ -2,7 +2,12 @@
  *
  * defines: cured_model_memory (global memory as caller-provided buffers),
  *          cured_model_launch, cured_model_event, cured_model_access, cured_model_observer,
- *          cured_model_finding, cured_model_findings, cured_model_run and their helpers
+ *          cured_model_shuffle, cured_model_finding, cured_model_findings, cured_model_run
+ *          and their helpers; the counters, the checks, the step view, the SASS
+ *          summary, catalogue entry names; the tree's maths
+ *          (cured_model_tree_formula_of, cured_model_step_view_maths ...); the
+ *          trace (cured_model_trace_*: what a launch did, value by value, step
+ *          by step, for the renderers of `cured animate`)
  *
  * A launch runs a grid of blocks, each block's warps of 32 lanes with
  * per-thread registers, on one CPU thread. The interpreter (exec.c) calls
@@ -246,6 +251,11 @@ typedef struct cured_model_event {
     uint64_t shared_bytes;   /* its size: static bytes aligned up to the
                                 extern alignment (16 by default), plus
                                 cured_model_launch.dynamic_shared_bytes */
+    const uint64_t *regs;    /* the warp's registers of `function` as they
+                                are now (read-only), lane-inner:
+                                regs[slot * 32 + lane], slots as the PTX
+                                declares them (ptx.h: for observers inside
+                                the model) */
 } cured_model_event;
 
 typedef enum cured_model_access_kind {
@@ -271,6 +281,7 @@ typedef struct cured_model_access {
 } cured_model_access;
 
 struct cured_model_launch;
+struct cured_model_shuffle;
 
 /* Observers: every member may be NULL. Calls are made in execution order,
  * on the thread that called cured_model_run. */
@@ -298,7 +309,31 @@ typedef struct cured_model_observer {
     void (*warp_sync)(void *ctx, const cured_model_event *e, uint32_t mask);
     /* Lanes exited (ret from the entry, or exit). */
     void (*lanes_exit)(void *ctx, const cured_model_event *e, uint32_t lanes);
+    /* After an instruction took effect (its stores are in memory, its
+     * destination registers written; e->regs and e->shared show them):
+     * every instruction instr() saw except the control flow (bra, call,
+     * ret, exit, bar: their own callbacks say what they did) and a
+     * warp-synchronous one whose lanes wait for the rest of their mask (it
+     * is seen again when they arrive). The interpreter skips this call
+     * altogether when no observer sets it. */
+    void (*instr_done)(void *ctx, const cured_model_event *e);
+    /* A shfl.sync exchanged values (before instr_done). */
+    void (*shuffle)(void *ctx, const struct cured_model_shuffle *s);
 } cured_model_observer;
+
+/* What one shfl.sync did, lane by lane. */
+typedef struct cured_model_shuffle {
+    const cured_model_event *event;
+    uint32_t lanes;          /* lanes that exchanged: the issuing group and
+                                the lanes of its mask that waited for it */
+    uint32_t in_range;       /* of them, those whose source lane was in
+                                range (the predicate p) */
+    uint8_t src_lane[CURED_MODEL_WARP_SIZE];  /* the lane each read; its own
+                                                 when the source was out of
+                                                 range (shfl.down past 31) */
+    uint32_t offered[CURED_MODEL_WARP_SIZE];  /* the value each lane offered */
+    uint32_t received[CURED_MODEL_WARP_SIZE]; /* the value each lane got */
+} cured_model_shuffle;
 
 /* ------------------------------------------------------------- launch */
 
@@ -682,6 +717,227 @@ enum {
 int cured_model_catalogue_entry_name(const cured_model_module *module, const char *kernel,
                                const char *dtype, int block, char *out,
                                size_t cap);
+
+
+/* ====================================================== tree maths */
+
+/* The maths of a tree over n values (docs/lesson.md, "Why a tree"). */
+typedef struct cured_model_tree_formula {
+    uint32_t depth;          /* ceil(log2 n): the longest chain of additions */
+    uint64_t additions;      /* n - 1 */
+    double busy;             /* (1 - 1/n) / log2 n: the average share of n
+                                threads adding at one of the depth levels */
+} cured_model_tree_formula;
+
+/* The formula's values for n values (n of 0 or 1: all zero). Can't fail. */
+cured_model_tree_formula cured_model_tree_formula_of(uint64_t n);
+
+/* The busy share of level k (1-based) of a tree of n values run by
+ * `threads` threads: (n / 2^k) / threads, at least one adder (0 for k out
+ * of 1 .. depth or threads 0). Can't fail. */
+double cured_model_tree_level_busy(uint64_t n, uint32_t k, uint32_t threads);
+
+/* What a step view measured of the same, per block. */
+typedef struct cured_model_step_maths {
+    uint64_t n;              /* values entering the tree per block: the
+                                initial stores over the blocks seen */
+    uint32_t threads;        /* threads per block (the caller's) */
+    uint32_t depth;          /* tree steps per block */
+    uint64_t additions;      /* adding threads over the tree steps, per block */
+    double busy;             /* additions / (depth * threads); 0: no steps */
+    cured_model_tree_formula formula; /* for n */
+} cured_model_step_maths;
+
+/* The measured maths of view v for blocks of `threads` threads. Can't fail. */
+cured_model_step_maths cured_model_step_view_maths(const cured_model_step_view *v,
+                                                   uint32_t threads);
+
+/* Prints the maths as a table, measured beside the formula (depth,
+ * additions, busy share overall and per step), or a line saying there is
+ * no tree in shared memory. Returns 0, or -1 on a write error. */
+int cured_model_step_view_print_maths(FILE *out, const cured_model_step_view *v,
+                                      uint32_t threads);
+
+/* The same as one JSON object (no trailing newline): n, threads, depth,
+ * additions, busy, per_step_busy (an array), and formula (depth,
+ * additions, busy). Returns 0, or -1 on a write error. */
+int cured_model_step_view_write_maths_json(FILE *out, const cured_model_step_view *v,
+                                           uint32_t threads);
+
+/* ============================================================= trace */
+
+/* The trace: what one launch did, instruction by instruction, with the
+ * values it read and wrote, grouped into the steps a reader sees. It is one
+ * more observer (views/trace*.c). It runs a step view inside itself and
+ * takes its grouping from it: a block's run is cut at its barrier releases
+ * (the step view's intervals), and an interval in which warps shuffle is cut
+ * again per shuffle round (round k: every warp's k-th shfl of the interval
+ * and what that warp does until its next one; what a warp stores after its
+ * last round is a step of its own), or, without shuffles, per counted
+ * shared store when a warp makes several in one interval (an unrolled last
+ * warp's levels). A step with nothing to show (no memory access, no
+ * shuffle) joins the next one. Any kernel the model runs can be
+ * traced; the renderers of `cured animate` (src/viz) draw from it alone. */
+
+/* What a trace op is. */
+typedef enum cured_model_trace_kind {
+    CURED_MODEL_TRACE_OTHER = 0,  /* arithmetic, moves, compares, branches */
+    CURED_MODEL_TRACE_LOAD,       /* ld/ldu: one op per state space reached */
+    CURED_MODEL_TRACE_STORE,      /* st */
+    CURED_MODEL_TRACE_ATOMIC,     /* atom/red: old and new values */
+    CURED_MODEL_TRACE_SHUFFLE,    /* shfl.sync: source lanes and values */
+    CURED_MODEL_TRACE_BARRIER     /* a block barrier released (after every
+                                     warp's bar.sync, which are OTHER ops) */
+} cured_model_trace_kind;
+
+/* Where a memory op went. */
+typedef enum cured_model_trace_space {
+    CURED_MODEL_TRACE_NO_SPACE = 0, /* not memory, or param/const/local */
+    CURED_MODEL_TRACE_SHARED,
+    CURED_MODEL_TRACE_GLOBAL
+} cured_model_trace_space;
+
+/* How to read a value's bits. */
+typedef enum cured_model_trace_value {
+    CURED_MODEL_TRACE_UNSIGNED = 0, /* u*, b* */
+    CURED_MODEL_TRACE_SIGNED,       /* s* */
+    CURED_MODEL_TRACE_FLOAT         /* f32, f64 (f16 forms: the raw bits) */
+} cured_model_trace_value;
+
+/* Lane flags. */
+#define CURED_MODEL_TRACE_IN_RANGE 1u /* shuffle: the source lane was in range */
+#define CURED_MODEL_TRACE_HAS_SUM 2u  /* shuffle: `sum` was observed */
+
+/* One lane's part of a memory op or a shuffle. A vector access (.v2, .v4)
+ * has one record per element. */
+typedef struct cured_model_trace_lane {
+    uint8_t lane;
+    uint8_t elem;            /* vector element, 0 for scalars */
+    uint8_t flags;           /* CURED_MODEL_TRACE_IN_RANGE, _HAS_SUM */
+    uint64_t addr;           /* shared: byte offset in the block's window;
+                                global: device address; shuffle: the lane it
+                                read (its own when out of range) */
+    uint64_t before;         /* memory: the element before the op (a load:
+                                the value read); shuffle: the value the lane
+                                offered */
+    uint64_t after;          /* memory: after it (a store: the value
+                                written, as memory holds it afterwards);
+                                shuffle: the value the lane received */
+    uint64_t sum;            /* shuffle: the result of the first
+                                instruction of the lane's warp that used the
+                                received value (v + received; register
+                                moves and selects followed), when HAS_SUM */
+} cured_model_trace_lane;
+
+/* One warp instruction, or one state space of a memory instruction, or a
+ * barrier release. */
+typedef struct cured_model_trace_op {
+    uint32_t step;           /* index of its step */
+    uint32_t block;          /* linear block index */
+    uint32_t warp;           /* warp in the block (barrier: the last to arrive) */
+    int32_t function;        /* function index and pc of the instruction */
+    int32_t pc;
+    uint32_t ptx_line;
+    uint16_t file;           /* innermost .loc (0: the PTX has none) */
+    uint32_t line;
+    uint16_t site_file;      /* the kernel's own line, where the code was */
+    uint32_t site_line;      /*   inlined from elsewhere (else = file, line) */
+    uint8_t kind;            /* cured_model_trace_kind */
+    uint8_t space;           /* cured_model_trace_space */
+    uint8_t value;           /* cured_model_trace_value of the values */
+    uint8_t elem_size;       /* bytes of one value (memory: one element) */
+    uint16_t opcode;         /* the PTX opcode (cured_model_trace_opcode_name) */
+    uint32_t live;           /* lanes of the warp that exist and have not exited */
+    uint32_t active;         /* lanes that issued it (the rest of `live` are
+                                masked off by divergence or wait elsewhere) */
+    uint32_t lanes;          /* lanes it took effect for: guard true; memory:
+                                the lanes that reached this space; shuffle:
+                                the lanes that exchanged */
+    uint32_t counted;        /* shared accesses (lanes) the lesson's rules
+                                count at this op (the step view) */
+    uint32_t initial;        /* lanes of initial stores (not counted) */
+    uint32_t final_reads;    /* final reads the step view took back here (a
+                                global store of a value read from shared) */
+    uint32_t first_lane;     /* its lane records: lanes[first_lane ..
+                                first_lane + nlane) of cured_model_trace_lanes */
+    uint32_t nlane;
+} cured_model_trace_op;
+
+/* How a step ended. */
+typedef enum cured_model_trace_end {
+    CURED_MODEL_TRACE_END_NONE = 0,     /* a shuffle round, or the block's end */
+    CURED_MODEL_TRACE_END_BARRIER,      /* a __syncthreads() the lesson counts */
+    CURED_MODEL_TRACE_END_INITIAL       /* the barrier after the initial stores
+                                           (not counted) */
+} cured_model_trace_end;
+
+/* One step a reader sees. */
+typedef struct cured_model_trace_step {
+    uint32_t block;
+    uint32_t interval;       /* the block's barrier interval (step view) */
+    int32_t tree_step;       /* its index in cured_model_step_view_steps of
+                                the trace's step view, -1: not a tree step
+                                (an interval cut in rounds gives it to its
+                                sub-step with the most counted accesses) */
+    uint32_t round;          /* 0: before the interval's first shuffle; k:
+                                round k; rounds + 1: after the last (cut by
+                                stores: k counted stores came before it) */
+    uint32_t first_op;       /* ops[first_op .. first_op + nops), in
+                                execution order */
+    uint32_t nops;
+    uint64_t accesses;       /* shared accesses the lesson's rules count in
+                                it (final reads taken back) */
+    uint8_t end;             /* cured_model_trace_end */
+} cured_model_trace_step;
+
+typedef struct cured_model_trace cured_model_trace;
+
+/* A new, empty trace for launches of entry `function` of `module` (which
+ * must outlive it). Returns NULL when out of host memory or for a function
+ * index out of range. */
+cured_model_trace *cured_model_trace_new(const cured_model_module *module, int function);
+
+/* Frees the trace. NULL is fine. */
+void cured_model_trace_free(cured_model_trace *t);
+
+/* The observer to put in cured_model_launch.observers (its ctx is t). It
+ * wants instr_done and shuffle, so a launch with it runs the interpreter's
+ * post-instruction calls. One trace records one launch: a second launch
+ * adds its blocks after the first's. Can't fail. */
+cured_model_observer cured_model_trace_observer(cured_model_trace *t);
+
+/* Caps the ops and lane records kept (defaults: 2^20 ops, 2^21 lanes);
+ * past either, recording stops and cured_model_trace_complete says so.
+ * Can't fail. */
+void cured_model_trace_set_limits(cured_model_trace *t, uint32_t max_ops,
+                                  uint32_t max_lanes);
+
+/* The steps, ops and lane records (owned by the trace; valid until the
+ * next event or free): each stores a pointer in *out and returns how many. */
+uint32_t cured_model_trace_steps(const cured_model_trace *t,
+                                 const cured_model_trace_step **out);
+uint32_t cured_model_trace_ops(const cured_model_trace *t,
+                               const cured_model_trace_op **out);
+uint32_t cured_model_trace_lanes(const cured_model_trace *t,
+                                 const cured_model_trace_lane **out);
+
+/* The step view the trace ran inside itself (its counts are the lesson's
+ * for the same launch). */
+const cured_model_step_view *cured_model_trace_step_view(const cured_model_trace *t);
+
+/* The launch's shape (zero before a launch began). */
+cured_model_dim3 cured_model_trace_grid(const cured_model_trace *t);
+cured_model_dim3 cured_model_trace_block(const cured_model_trace *t);
+
+/* The path of .file `file` of the module (as the PTX names it), or NULL. */
+const char *cured_model_trace_file(const cured_model_trace *t, unsigned file);
+
+/* "ld", "st", "shfl.sync" ... for an op's opcode; "?" when out of range. */
+const char *cured_model_trace_opcode_name(unsigned opcode);
+
+/* 1 when everything was recorded; 0 when host memory or the limits ran
+ * out (the trace then stops where it did). */
+int cured_model_trace_complete(const cured_model_trace *t);
 
 #ifdef __cplusplus
 }

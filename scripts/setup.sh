@@ -9,13 +9,15 @@
 #
 # Debian packages: cmake (>= 3.24), a C compiler, pkg-config, cmocka, clang
 # with its sanitizer runtimes (the parser's libFuzzer target), python3 and
-# pip (nvdisasm below).
+# pip (nvdisasm below), chromium (the test that opens `cured animate --html`
+# in a real browser; it skips itself where chromium cannot run).
 # The CUDA toolkit (nvcc) is expected in /usr/local/cuda; without it the CPU
 # parts still build and configure says what it skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make gcc g++ pkg-config libcmocka-dev clang libclang-rt-14-dev python3 python3-pip)
+packages=(cmake make gcc g++ pkg-config libcmocka-dev clang libclang-rt-14-dev python3 python3-pip
+          chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,7 +2,7 @@
  *
  * defines: cli_command, cli_fail, cli_fail_json (cli_fail.c), cli_catalogue_find
  *          (cmd_list.c), cmd_tour, cmd_list, cmd_version, cmd_model, cmd_sum,
- *          cmd_bench (CUDA builds only)
+ *          cmd_animate, cmd_bench (CUDA builds only)
  *
  * Every subcommand gets argv starting at its own name (getopt_long-ready),
  * prints data on stdout and progress on stderr, and returns the process exit
@@ -39,6 +39,7 @@ void cli_fail_json(void);
 int cmd_tour(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_animate(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_sum(int argc, char **argv);

@@ -221,6 +221,8 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
         printf("\nThe step view (docs/lesson.md's counting rules):\n\n");
         cured_model_step_view_print_table(stdout, &name, views, 1);
         cured_model_step_view_print_steps(stdout, r->steps);
+        cured_model_step_view_print_maths(stdout, r->steps,
+                                          l->block.x * l->block.y * l->block.z);
     }
     const cured_model_findings *f = &r->result.findings;
     if (f->count == 0)
@@ -272,6 +274,9 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
         const cured_model_step_view *views[1] = {r->steps};
         printf(",\n  \"step_view\": ");
         cured_model_step_view_write_json(stdout, &name, views, 1);
+        printf(",\n  \"step_maths\": ");
+        cured_model_step_view_write_maths_json(stdout, r->steps,
+                                               l->block.x * l->block.y * l->block.z);
     }
     printf(",\n  \"findings\": ");
     cured_model_findings_write_json(stdout, &r->result.findings, r->src.module, r->src.text,

@@ -1,14 +1,19 @@
 /* cmd_tour.c - `cured tour`: the whole lesson in one run (the main job).
  *
- *   cured tour [--no-gpu]
+ *   cured tour [--no-gpu] [--html FILE | --no-html]
  *
  * 1. the catalogue, in teaching order;
  * 2. the lesson's table, reproduced by running the four versions' PTX in
- *    the model (no GPU needed), with the hardware view beside it;
- * 3. on a machine with a GPU (CUDA builds), a short benchmark of every
+ *    the model (no GPU needed), with the hardware view beside it, what the
+ *    columns mean, the maths of the tree and the commands to try next;
+ * 3. one version (sequential) step by step, as `cured animate` draws it;
+ * 4. the page of `cured animate --html` written (cured-lesson.html here by
+ *    default), to open in a browser;
+ * 5. on a machine with a GPU (CUDA builds), a short benchmark of every
  *    catalogue kernel against CUB and the read ceiling, each result checked
  *    against CUB's; without one, a line saying the GPU part was skipped.
  */
+#include "animate.h"
 #include "cli.h"
 #include "cured.h"
 #include "lesson_table.h"
@@ -68,23 +73,59 @@ static int tour_gpu(void)
 }
 #endif
 
+/* Part 3: the sequential version as frames, its first tree step, a
+ * middle one and the last. Returns 0, or the animate status. */
+static int tour_frames(void)
+{
+    char *argv[] = {"animate", "sequential", "--no-color", NULL}, err[256];
+    cli_animate_options o;
+    if (cli_animate_parse(3, argv, &o, err, sizeof err) != CLI_ANIMATE_OK)
+        return cli_fail("tour", "internal animate options rejected: %s", err);
+    cured_model_source src;
+    viz_story *story = NULL;
+    int rc = cli_animate_load_catalogue(&src);
+    if (rc != 0)
+        return rc;
+    rc = cli_animate_catalogue(&o, &src, "sequential", &story);
+    cured_model_source_free(&src);
+    if (rc != 0)
+        return rc;
+    viz_term_options vo = {.color = 0, .width = 120};
+    int last = viz_story_frames(story) - 1;
+    int frames[3] = {2, last / 2 + 1, last};
+    for (int i = 0; i < 3; i++) {
+        viz_term_frame(stdout, story, frames[i], &vo);
+        putchar('\n');
+    }
+    viz_term_legend(stdout, &vo);
+    viz_story_free(story);
+    return 0;
+}
+
 int cmd_tour(int argc, char **argv)
 {
     static const struct option options[] = {
         {"no-gpu", no_argument, NULL, 'n'},
+        {"html", required_argument, NULL, 'p'},
+        {"no-html", no_argument, NULL, 'x'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int gpu = 1, opt;
+    const char *html = "cured-lesson.html";
     optind = 1;
     opterr = 0;   /* our own message, in the CLI's form */
     while ((opt = getopt_long(argc, argv, "nh", options, NULL)) != -1) {
         switch (opt) {
         case 'n': gpu = 0; break;
+        case 'p': html = optarg; break;
+        case 'x': html = NULL; break;
         case 'h':
-            printf("usage: cured tour [--no-gpu]\n"
-                   "The lesson in one run: the catalogue, the lesson's table\n"
-                   "from the model, and (with a GPU) a short benchmark.\n");
+            printf("usage: cured tour [--no-gpu] [--html FILE | --no-html]\n"
+                   "The lesson in one run: the catalogue, the lesson's table from the\n"
+                   "model with what its columns mean, one version step by step, the\n"
+                   "page of cured animate (cured-lesson.html here unless --html FILE or\n"
+                   "--no-html) and, with a GPU, a short benchmark.\n");
             return 0;
         default:
             return cli_fail("tour", "unknown option '%s' (see cured tour --help)",
@@ -108,7 +149,29 @@ int cmd_tour(int argc, char **argv)
     if (model_status != 0)
         status = model_status;
 
-    heading("3. On the GPU (cured bench --min-log2 20 --max-log2 26)");
+    heading("3. One version step by step (cured animate sequential)");
+    printf("The sequential tree as the model ran it: its first tree step, a middle\n"
+           "one and the last (cured animate sequential --step shows every step).\n\n");
+    fflush(stdout);
+    int frames_status = tour_frames();
+    if (frames_status != 0 && status == 0)
+        status = frames_status;
+
+    heading("4. The lesson as a web page (cured animate --html)");
+    if (html != NULL) {
+        char *page_argv[] = {"animate", "--html", (char *)html, NULL}, err[256];
+        cli_animate_options o;
+        int page_status = cli_animate_parse(3, page_argv, &o, err, sizeof err) ==
+                                  CLI_ANIMATE_OK
+                              ? cli_animate_write_page(&o)
+                              : cli_fail("tour", "%s", err);
+        if (page_status != 0 && status == 0)
+            status = page_status;
+    } else {
+        printf("skipped (--no-html)\n");
+    }
+
+    heading("5. On the GPU (cured bench --min-log2 20 --max-log2 26)");
 #ifdef CURED_HAVE_CUDA
     if (gpu) {
         fflush(stdout);

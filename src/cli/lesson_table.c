@@ -10,6 +10,7 @@
  * catalogue's SASS where the build embeds it.
  */
 #include "lesson_table.h"
+#include "lesson_legend.h"
 
 #include "cli.h"
 #include "cured.h"
@@ -158,6 +159,10 @@ static void print_text(const lesson_run runs[VERSIONS], const cured_model_module
                                   runs[k].counters, hw_columns[c].id));
         putchar('\n');
     }
+    const cured_model_counters *counters[VERSIONS];
+    for (int k = 0; k < VERSIONS; k++)
+        counters[k] = runs[k].counters;
+    cli_lesson_legend(stdout, views, counters, LESSON_BLOCK);
     for (int k = 0; k < VERSIONS; k++) {
         if (runs[k].findings.count == 0)
             continue;

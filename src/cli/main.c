@@ -13,6 +13,7 @@ static const cli_command cli_commands[] = {
     {"tour", "the lesson in one run: catalogue, lesson table, GPU bench", cmd_tour},
     {"list", "list the catalogue of reduction kernels", cmd_list},
     {"model", "run one kernel launch in the model (CPU): counters, checks", cmd_model},
+    {"animate", "see a reduction step by step (terminal or one web page)", cmd_animate},
     {"sum", "reduce an array file (.npy or raw): exact sums, min, max, arg", cmd_sum},
 #ifdef CURED_HAVE_CUDA
     {"bench", "time the catalogue against CUB and the read ceiling (GPU)", cmd_bench},

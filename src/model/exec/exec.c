@@ -394,6 +394,10 @@ int cured_model_run(const cured_model_launch *launch, cured_model_result *result
     x->limit = launch->step_limit ? launch->step_limit : CURED_MODEL_DEFAULT_STEP_LIMIT;
     x->obs = launch->observers;
     x->nobs = launch->nobservers;
+    for (int i = 0; i < x->nobs; i++) {
+        x->want_done |= x->obs[i].instr_done != NULL;
+        x->want_shuffle |= x->obs[i].shuffle != NULL;
+    }
     int rc = launch_setup(x);
     if (rc < 0)
         launch_finding(result, CURED_MODEL_FIND_BAD_LAUNCH, "out of host memory");

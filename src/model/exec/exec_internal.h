@@ -183,6 +183,8 @@ typedef struct exec_launch {
     int stop;               /* an error finding was made */
     cured_model_observer *obs;
     int nobs;
+    int want_done;          /* an observer has instr_done */
+    int want_shuffle;       /* an observer has shuffle */
     exec_fn *fns;
     uint64_t *sym_tparam;   /* per symbol: offset in per-thread param
                                storage, UINT64_MAX when not per-thread */
@@ -272,6 +274,10 @@ void exec_write_compare(exec_launch *x, exec_warp *w, const ptx_instr *ins,
 /* Fills x->ev for instruction ins issued by lanes `active` (guard: g). */
 void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins,
                 uint32_t active, uint32_t g);
+
+/* Tells the observers that want it that x->ev's instruction took effect
+ * (exec_report.c). */
+void exec_event_done(exec_launch *x);
 
 /* Adds a finding at instruction ins of warp w, blamed on `lane` (-1: the
  * first lane of the current group), with a printf-style message. An error

@@ -2,7 +2,8 @@
  * instruction gives its observers, the findings it makes, and the text
  * that names instructions and lanes in their messages.
  *
- * defines: exec_event, exec_report, exec_ins_text, exec_lanes_text
+ * defines: exec_event, exec_event_done, exec_report, exec_ins_text,
+ *          exec_lanes_text
  *
  * A finding's source line is its instruction's user line (ptx.h): the
  * innermost .loc, except inside a CUDA toolkit header (an inlined
@@ -33,6 +34,14 @@ void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins, uint32
     e->guard_true = g;
     e->shared = x->block.shared;
     e->shared_bytes = x->block.shared_bytes;
+    e->regs = w->R;
+}
+
+void exec_event_done(exec_launch *x)
+{
+    for (int i = 0; i < x->nobs; i++)
+        if (x->obs[i].instr_done)
+            x->obs[i].instr_done(x->obs[i].ctx, &x->ev);
 }
 
 /* The function whose code holds ins, or -1. */

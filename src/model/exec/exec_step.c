@@ -158,6 +158,8 @@ static void exec_step(exec_launch *x, exec_warp *w)
         report_unsupported(x, w, ins);
         return;
     }
+    if (x->want_done)
+        exec_event_done(x);
     exec_sched_next(w);
 }
 

@@ -107,9 +107,29 @@ static void write_value_and_pred(exec_launch *x, exec_warp *w, const ptx_instr *
     });
 }
 
+/* Tells the observers that want it what a shfl exchanged among lanes e. */
+static void tell_shuffle(exec_launch *x, uint32_t e, const uint64_t *a, const uint64_t *res,
+                         const uint64_t *pres, const uint8_t *src)
+{
+    cured_model_shuffle s;
+    memset(&s, 0, sizeof s);
+    s.event = &x->ev;
+    s.lanes = e;
+    EXEC_LANES(e, l, {
+        s.in_range |= (uint32_t)(pres[l] & 1) << l;
+        s.src_lane[l] = src[l];
+        s.offered[l] = (uint32_t)a[l];
+        s.received[l] = (uint32_t)res[l];
+    });
+    for (int i = 0; i < x->nobs; i++)
+        if (x->obs[i].shuffle)
+            x->obs[i].shuffle(x->obs[i].ctx, &s);
+}
+
 static void op_shfl(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t e,
                     const uint64_t *mv)
 {
+    uint8_t src[CURED_MODEL_WARP_SIZE];
     int s = ins->ndst;
     const uint64_t *a = exec_src(x, w, &ins->ops[s], x->tmp[0], e);
     const uint64_t *b = exec_src(x, w, &ins->ops[s + 1], x->tmp[1], e);
@@ -129,7 +149,10 @@ static void op_shfl(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t
             j = l;
         res[l] = a[j] & 0xFFFFFFFFu;
         pres[l] = (uint64_t)p;
+        src[l] = (uint8_t)j;
     });
+    if (x->want_shuffle)
+        tell_shuffle(x, e, a, res, pres, src);
     write_value_and_pred(x, w, ins, e, res, pres);
 }
 
