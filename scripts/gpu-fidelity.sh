@@ -6,8 +6,8 @@
 #                                  ${CURED_BUILD:-build}; results in ${OUT:-out}/
 #
 # 1. ptxas compiles the committed kernels.ptx (-arch=sm_90 -lineinfo) and
-#    nvdisasm prints it: is that SASS the committed kernels.sass the model
-#    counts by?
+#    nvdisasm prints it: is that SASS (instruction by instruction) the
+#    committed kernels.sass the model counts by?
 # 2. Every case runs on the GPU through tests/gpu/launch_ptx (the same
 #    launch and inputs the model runs), under ncu with every metric the
 #    model names that this ncu knows (twice: run-to-run variation shows),
@@ -41,11 +41,13 @@ log=$out/fidelity.txt
 # -- 1. the SASS ---------------------------------------------------------------
 ptxas -arch=sm_90 -lineinfo "$dir/kernels.ptx" -o "$work/kernels.cubin" || exit 2
 nvdisasm -gp -c "$work/kernels.cubin" > "$work/kernels.sass" || exit 2
-if cmp -s "$work/kernels.sass" "$dir/kernels.sass"; then
+# per kernel, every instruction's guard and mnemonic (label names may differ
+# between nvdisasm versions)
+if python3 scripts/model_vs_ncu.py same-sass "$work/kernels.sass" "$dir/kernels.sass" \
+     >> "$log" 2>&1; then
   echo "sass: the committed kernels.sass is what this ptxas makes" | tee -a "$log"
 else
   echo "sass: DIFFERENT from the committed kernels.sass (regen.sh)" | tee -a "$log"
-  diff "$dir/kernels.sass" "$work/kernels.sass" | head -20 >> "$log"
   status=1
 fi
 
