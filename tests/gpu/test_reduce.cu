@@ -24,20 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_test.h"
 #include "cured.h"
 #include "reduce.h"
 
-#define SKIP 77
-
-#define CHECK_CUDA(call)                                                      \
-    do {                                                                      \
-        cudaError_t err_ = (call);                                            \
-        if (err_ != cudaSuccess) {                                            \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
-                    cudaGetErrorString(err_));                                \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
 
 static int failures = 0;
 
@@ -451,7 +441,7 @@ int main(int argc, char **argv)
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         printf("SKIP: no CUDA device\n");
-        return SKIP;
+        return GPU_TEST_SKIP;
     }
     if (cured_reducer_create(NULL, 0, &R) != CURED_SUCCESS) {
         printf("FAIL: cured_reducer_create\n");
