@@ -4,21 +4,10 @@
  *
  * defines: RL_VECS, rl_trip, rl_visit_array
  *
- * The catalogue's load.cuh reads misaligned arrays with scalar loads all the
- * way, so that the order of its additions never depends on the address.
- * cured_reduce's results do not depend on the order at all (exact sums,
- * and min/max with the first index on ties), so here a misaligned array is
- * split instead: a scalar head up to the first 16-byte boundary (fewer than
- * 16 / sizeof(T) elements), a 16-byte aligned body read as wide vectors,
- * and a scalar tail (fewer than 16 / sizeof(T) elements). Head and tail
- * go to the lanes of warp 0 of block 0.
- *
- * Warp-uniform trips: the accumulators above (sum_thread.cuh) take
- * warp-wide decisions (__all_sync, __reduce_max_sync) inside a trip, so
- * every lane of a warp must make the same number of trips. The body's main
- * loop runs while the warp's LAST lane still has four whole vectors; then
- * one more trip hands each lane what is left (at most four vectors, some
- * marked invalid). With R >= 32 threads that is everything (docs/exact.md).
+ * A misaligned array is split into a scalar head, an aligned body and a
+ * scalar tail; trips are warp-uniform because the accumulators
+ * (sum_thread.cuh) take warp-wide decisions inside a trip. How, and why
+ * that covers every element: docs/exact.md, "The GPU kernel".
  */
 #ifndef CURED_REDUCE_LOAD_CUH
 #define CURED_REDUCE_LOAD_CUH

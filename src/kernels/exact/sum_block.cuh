@@ -4,19 +4,10 @@
  *
  * defines: exact_block_state, exact_block_sum, exact_grid_finish
  *
- * Block: each warp sums its lanes' 128-bit integers with shuffles (the
- * lanes of a warp share the window base q, sum_thread.cuh); lane 0 of
- * each warp leaves (q, sum) in shared memory; warp 0 then owns the digits
- * (lane l digits l, l + 32, ...) and adds into each the pieces of every
- * warp's sum that fall on it and the shared superaccumulator's digit.
- * One carry step bounds every digit below 2^33 (xacc_carry_step) and the
- * nonzero span [lo, hi) is found.
- * Grid: one block writes the result directly. Otherwise each block writes
- * its span of digits and a header to its partial in the workspace, fences,
- * takes a ticket; the last block adds the spans of all partials digit by
- * digit (no partial reads outside its own span, so nothing is left over
- * from an earlier call), normalises, rounds, writes, and re-arms the
- * ticket counter for the next call.
+ * One block writes the result directly; otherwise each block writes its
+ * digits to the workspace and the last block to finish combines them,
+ * rounds, writes, and re-arms the ticket counter for the next call. The
+ * steps, and why no digit overflows: docs/exact.md, "The GPU kernel".
  */
 #ifndef CURED_SUM_BLOCK_CUH
 #define CURED_SUM_BLOCK_CUH

@@ -6,28 +6,11 @@
  *          plain_acc (the not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
- * (a 128-bit two's complement number `acc` in units of 2^(q + EMIN), q the
- * window's base) and sends what does not fit its fast path to the block's
- * superaccumulator `sacc` in shared memory (xacc.h's carry-save digits,
- * 64-bit shared atomics), which is rare for real data. docs/exact.md
- * argues each step's exactness; the short version:
- *
- * - narrow_acc (f32, and bf16 widened to f32): a window of 24 binades,
- *   [wlo, wlo + 23] in biased exponent, the same for all lanes of a warp.
- *   Window elements (and zeros) convert to f64 (exact) and add into four
- *   f64 accumulators: every such element is a multiple of 2^(wlo - 150)
- *   below 2^(wlo - 103), so 64 of them sum below 2^(wlo - 97) = 2^53 units
- *   and every f64 addition is exact. After 64 additions per accumulator the
- *   four are flushed: scaled by a power of two to integers (exact) and
- *   added to `acc`. An element above the window moves the warp's window up
- *   (after flushing `acc` to sacc); below it, or subnormal, it goes to sacc.
- * - half_acc (f16): every f16 is a multiple of 2^-24 below 2^16, so f64
- *   accumulators are exact for 2^13 additions with no window at all;
- *   infinities and NaN travel in them as IEEE says and are read at a flush.
- * - wide_acc (f64): integer arithmetic: the 53-bit significand shifted by
- *   its distance (< 32) from the warp's window base into the 128-bit
- *   `acc`; a window of 32 binades.
- * - plain_acc: adds in the output type, as a non-exact kernel would.
+ * (`acc`, 128 bits) and sends what does not fit its fast path to the
+ * block's superaccumulator `sacc` in shared memory (xacc.h's digits, 64-bit
+ * shared atomics), which is rare for real data. docs/exact.md ("The GPU
+ * kernel") argues each accumulator's exactness; plain_acc adds in the
+ * output type, as a non-exact kernel would.
  */
 #ifndef CURED_SUM_THREAD_CUH
 #define CURED_SUM_THREAD_CUH

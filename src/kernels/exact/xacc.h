@@ -7,23 +7,11 @@
  *          xacc_decode, xacc_pieces, xacc_add_elem, xacc_carry_step,
  *          xacc_normalize, xacc_round, xacc_special_result
  *
- * Pure C99 used twice: by the GPU kernels (src/kernels/exact/, compiled by
- * nvcc, where XACC_HD makes every function __host__ __device__) and by the
- * CPU path (src/lib/reduce_cpu.c). The final rounding is this one function
- * on both, and the exact sum is the same number on both, so the CPU and GPU
- * results are the same bits by construction.
- *
- * The representation (docs/exact.md). Every finite value of a float format
- * is an integer multiple of its smallest subnormal 2^EMIN (2^-24 for f16,
- * 2^-149 for f32 and bf16, 2^-1074 for f64). A sum is held as
- *     S = sum_k d[k] * 2^(32k) * 2^EMIN,   k = 0 .. NDIG - 1,
- * with int64 "digits" d[k] in carry-save form: a digit may hold more than
- * 32 bits, and adding one signed piece of magnitude < 2^32 to a digit never
- * overflows it while it has taken fewer than 2^31 pieces. xacc_carry_step
- * brings every digit below 2^33 in one parallel step, xacc_normalize
- * brings them to [0, 2^32) with the sign in the top digit. NDIG leaves room
- * for |S| < 2^42 * 2^(largest finite) plus a top digit that no piece ever
- * touches, so carries never fall off the end.
+ * Pure C99 used twice: by the GPU kernels (src/kernels/exact/, where
+ * XACC_HD makes every function __host__ __device__) and by the CPU path
+ * (src/lib/reduce_cpu.c), so their results are the same bits. The
+ * representation (int64 carry-save digits in units of the format's
+ * smallest subnormal) and why nothing overflows: docs/exact.md.
  */
 #ifndef CURED_XACC_H
 #define CURED_XACC_H
