@@ -6,8 +6,9 @@
  *          exact_block_sum, exact_grid_finish
  *
  * Block: each warp sums its lanes' 128-bit integers with shuffles (the
- * lanes of a warp share the window base, sum_thread.cuh); lanes 0..4 each
- * add one 32-bit piece of that sum to the block's digits in shared memory
+ * lanes of a warp share the window base, sum_thread.cuh) in 160 bits;
+ * lanes 0..5 each add one 32-bit piece of that sum to the block's digits
+ * in shared memory
  * (the superaccumulator the rare paths already use) with a 64-bit shared
  * atomic; one barrier. Then warp 0 alone goes on: one carry step in
  * registers brings every digit below 2^33.
@@ -50,41 +51,20 @@ __device__ void exact_block_begin(exact_block_state<NDIG> &s)
     __syncthreads();
 }
 
-/* Piece `which` (0..4, xacc_pieces) of the two's complement 128-bit w in
- * units 2^pos, and through *k the digit of piece 0. */
-__device__ inline int64_t u128_piece(const u128 &w, int pos, unsigned which, int *k)
-{
-    uint64_t lo = (uint64_t)w.w1 << 32 | w.w0;
-    uint64_t hi = (uint64_t)w.w3 << 32 | w.w2;
-    int neg = (int)(w.w3 >> 31);
-    if (neg) { /* magnitude = -w */
-        lo = ~lo + 1;
-        hi = ~hi + (lo == 0);
-    }
-    int64_t piece[5];
-    *k = xacc_pieces(hi, lo, neg, pos, piece);
-    int64_t v = 0;
-#pragma unroll
-    for (int j = 0; j < 5; j++)
-        if (which == (unsigned)j)
-            v = piece[j];
-    return v;
-}
-
 /* The block's exact sum: every thread calls it after its accumulator's
- * finish() with that accumulator's (acc, base, special). Afterwards (a
+ * finish() with that accumulator's (total, base, special). Afterwards (a
  * barrier) s.digits holds the block's carry-save digits and s.special its
  * special bits. */
 template <int NDIG>
-__device__ void exact_block_sum(exact_block_state<NDIG> &s, u128 acc, int q,
+__device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 acc, int q,
                                 unsigned special)
 {
     unsigned lane = threadIdx.x & 31u;
-    u128 w = warp_sum_u128(acc); /* in every lane */
+    u160 w = warp_sum_u160(acc); /* in every lane */
     unsigned sp = __reduce_or_sync(FULL_WARP, special);
-    if (q >= 0 && lane < 5 && !u128_is_zero(w)) {
+    if (q >= 0 && lane < 6 && !u160_is_zero(w)) {
         int k;
-        int64_t piece = u128_piece(w, q, lane, &k);
+        int64_t piece = u160_piece(w, q, lane, &k);
         if (piece != 0)
             atomicAdd((unsigned long long *)&s.digits[k + (int)lane],
                       (unsigned long long)piece);

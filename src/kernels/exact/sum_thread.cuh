@@ -114,32 +114,93 @@ __device__ inline bool u128_is_zero(const u128 &a)
     return (a.w0 | a.w1 | a.w2 | a.w3) == 0;
 }
 
-/* Sends a (a two's complement number in units 2^pos) to sacc. */
-__device__ inline void sacc_add_u128(int64_t *sacc, const u128 &a, int pos)
+// ----------------------------------------------------------------------------
+// 160-bit integers: a warp's sum of 128-bit ones, and f64's accumulator
+
+struct u160 {
+    unsigned w0, w1, w2, w3, w4;
+};
+
+/* a, sign-extended. */
+__device__ inline u160 u160_of(const u128 &a)
 {
-    if (u128_is_zero(a))
-        return;
-    uint64_t lo = (uint64_t)a.w1 << 32 | a.w0;
-    uint64_t hi = (uint64_t)a.w3 << 32 | a.w2;
-    int neg = (int)(a.w3 >> 31);
-    if (neg) { /* magnitude = -a */
-        lo = ~lo + 1;
-        hi = ~hi + (lo == 0);
+    return u160{a.w0, a.w1, a.w2, a.w3, (unsigned)((int)a.w3 >> 31)};
+}
+
+/* a += b, modulo 2^160. */
+__device__ inline void u160_add(u160 &a, const u160 &b)
+{
+    asm("add.cc.u32 %0, %0, %5;\n\t"
+        "addc.cc.u32 %1, %1, %6;\n\t"
+        "addc.cc.u32 %2, %2, %7;\n\t"
+        "addc.cc.u32 %3, %3, %8;\n\t"
+        "addc.u32 %4, %4, %9;"
+        : "+r"(a.w0), "+r"(a.w1), "+r"(a.w2), "+r"(a.w3), "+r"(a.w4)
+        : "r"(b.w0), "r"(b.w1), "r"(b.w2), "r"(b.w3), "r"(b.w4));
+}
+
+__device__ inline bool u160_is_zero(const u160 &a)
+{
+    return (a.w0 | a.w1 | a.w2 | a.w3 | a.w4) == 0;
+}
+
+/* Piece `which` (0..5) of the two's complement a in units 2^pos: a's
+ * magnitude shifted left by pos % 32, word `which`, with a's sign (as
+ * xacc_pieces, one word more); *k gets the digit of piece 0, pos >> 5.
+ * |a| < 2^159. */
+__device__ inline int64_t u160_piece(const u160 &a, int pos, unsigned which, int *k)
+{
+    unsigned m[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
+    bool neg = (int)a.w4 < 0;
+    if (neg) { /* magnitude = ~a + 1 */
+        unsigned carry = 1;
+#pragma unroll
+        for (int i = 0; i < 5; i++) {
+            unsigned x = ~m[i];
+            m[i] = x + carry;
+            carry = carry && m[i] == 0;
+        }
     }
-    sacc_add_pieces(sacc, hi, lo, neg, pos);
+    unsigned r = (unsigned)pos & 31u;
+    unsigned v = 0;
+#pragma unroll
+    for (int j = 0; j < 6; j++) {
+        unsigned w = j == 0 ? m[0] << r
+                     : j < 5 ? __funnelshift_l(m[j - 1], m[j], r)
+                             : __funnelshift_l(m[4], 0u, r);
+        if (which == (unsigned)j)
+            v = w;
+    }
+    *k = pos >> 5;
+    return neg ? -(int64_t)v : (int64_t)v;
+}
+
+/* Sends a (two's complement, units 2^pos) to sacc: six pieces. */
+__device__ inline void sacc_add_u160(int64_t *sacc, const u160 &a, int pos)
+{
+    if (u160_is_zero(a))
+        return;
+#pragma unroll
+    for (unsigned j = 0; j < 6; j++) {
+        int k;
+        int64_t p = u160_piece(a, pos, j, &k);
+        if (p != 0)
+            atomicAdd((unsigned long long *)&sacc[k + (int)j], (unsigned long long)p);
+    }
 }
 
 /* The sum of a over the warp's 32 lanes, in every lane. */
-__device__ inline u128 warp_sum_u128(u128 a)
+__device__ inline u160 warp_sum_u160(u160 a)
 {
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) {
-        u128 b;
+        u160 b;
         b.w0 = __shfl_xor_sync(FULL_WARP, a.w0, off);
         b.w1 = __shfl_xor_sync(FULL_WARP, a.w1, off);
         b.w2 = __shfl_xor_sync(FULL_WARP, a.w2, off);
         b.w3 = __shfl_xor_sync(FULL_WARP, a.w3, off);
-        u128_add(a, b);
+        b.w4 = __shfl_xor_sync(FULL_WARP, a.w4, off);
+        u160_add(a, b);
     }
     return a;
 }
@@ -349,7 +410,7 @@ struct narrow_acc {
     {
         flush();
         if (wa)
-            sacc_add_u128(sacc, acc, base());
+            sacc_add_u160(sacc, u160_of(acc), base());
         acc = u128{0, 0, 0, 0};
         int na = et - BINADES + 1;
         if (na - BINADES < 1)
@@ -511,6 +572,9 @@ struct narrow_acc {
         if (wa)
             flush();
     }
+
+    /* The thread's sum, in units 2^(base() + EMIN): below 2^112. */
+    __device__ u160 total() const { return u160_of(acc); }
 };
 
 // ----------------------------------------------------------------------------
@@ -591,103 +655,147 @@ struct half_acc {
     __device__ void finish() { flush(); }
 
     __device__ int base() const { return q; }
+
+    __device__ u160 total() const { return u160_of(acc); }
 };
 
 // ----------------------------------------------------------------------------
 // f64: the integer window
 
+/* f64: integer arithmetic, fed by the FP64 pipe. A window of 64 binades
+ * [wlo, wlo + 64) (biased exponents, wlo >= 1). An element d in it (or a
+ * zero) scaled by 2^(1075 - wlo) (two exact power-of-two products, each
+ * factor in range) is an integer x, |x| < 2^116, in units 2^(wlo - 1 +
+ * EMIN). x = xh 2^64 + xl with xh = floor(x 2^-64) (|xh| < 2^52) and xl =
+ * x - xh 2^64 (one fused multiply-add) in [0, 2^64): both exact, since xl
+ * is made of x's own significant bits, at most 53 of them; each converts
+ * to a 64-bit integer exactly. (xh : xl) adds to a 160-bit two's
+ * complement accumulator. A thread adds at most 2^25 elements (2^30 a
+ * block), so |acc| < 2^141: no overflow. Subnormals and what lies outside
+ * the window go to sacc.
+ *
+ * Keys as narrow_acc's, from the high word with bit 0 set when the low
+ * word is not zero (a subnormal whose high word is zero is then not taken
+ * for a zero; a normal number's exponent is unchanged):
+ *     key = ((hi & 0x7fffffff) | min(lo, 1)) + 0x7fffffff. */
 struct wide_acc {
     static const int W = 2;
-    static const int BINADES = 32;
-    /* negatives are counted and folded in before the count can wrap */
-    static const int FOLD_TRIPS = 1 << 16;
+    static const int BINADES = 64;
+    static const unsigned BIAS = 0x7fffffffu;
+    static const unsigned KEY_INF = 0x7ff00000u + BIAS;
 
-    u128 acc;          /* units 2^(q - 1074) */
-    unsigned nneg;     /* the +1 of each negative's two's complement */
-    unsigned lo_hi;    /* window on the high word: (hb_hi - lo_hi) < span */
-    unsigned span;
-    int q;
-    int trips;
+    u160 acc;          /* units 2^(base() + EMIN) */
+    unsigned top, bot; /* keys: the largest and the smallest in the window */
+    double s1, s2;     /* 2^(1075 - wlo) = s1 s2 */
+    int wlo;           /* 0 while no window is set */
     unsigned special;
     int64_t *sacc;
 
     __device__ void init(int64_t *s)
     {
-        acc = u128{0, 0, 0, 0};
-        nneg = 0;
-        lo_hi = 0;
-        span = 0;
-        q = -1;
-        trips = 0;
+        acc = u160{0, 0, 0, 0, 0};
+        s1 = s2 = 1.0;
+        top = 0;    /* below every key: the first trip sets the window */
+        bot = BIAS; /* the largest signed key */
+        wlo = 0;
         special = 0;
         sacc = s;
     }
 
-    __device__ void fold()
+    __device__ int base() const { return wlo - 1; }
+
+    __device__ static unsigned key(unsigned lo, unsigned hi)
     {
-        u128 b = {nneg, 0, 0, 0};
-        u128_add(acc, b);
-        nneg = 0;
-        trips = 0;
+        return ((hi & 0x7fffffffu) | min(lo, 1u)) + BIAS;
     }
 
-    /* Whether an element is in the window: its exponent is, or it is zero.
-     * Subnormals never are (they take sacc). */
-    __device__ bool in_window(unsigned lo, unsigned hb_hi) const
-    {
-        return hb_hi - lo_hi < span || (hb_hi | lo) == 0;
-    }
-
-    /* Adds an in-window element: its significand shifted by e - wlo. */
+    /* Adds an element of the window, or a zero. */
     __device__ void add(unsigned lo, unsigned hi)
     {
-        unsigned hb = hi & 0x7fffffffu;
-        unsigned d = hb - lo_hi;
-        unsigned s = d >> 20; /* e - wlo, in [0, 31]; any value for zero */
-        /* 1.f for a normal number; 0 for zero (then every shift gives 0) */
-        unsigned mh = min(hb, 0x100000u) | (hb & 0xfffffu);
-        unsigned v0 = lo << (s & 31u);
-        unsigned v1 = __funnelshift_l(lo, mh, s);
-        unsigned v2 = __funnelshift_l(mh, 0u, s);
-        unsigned m = (unsigned)((int)hi >> 31); /* all ones if negative */
-        u128 x = {v0 ^ m, v1 ^ m, v2 ^ m, m};
-        u128_add(acc, x);
-        nneg -= m; /* +1 per negative */
+        double x = __hiloint2double((int)hi, (int)lo) * s1 * s2;
+        double xh = floor(x * 0x1p-64);
+        double xl = fma(xh, -0x1p64, x);
+        long long h = __double2ll_rz(xh);
+        unsigned long long l = __double2ull_rz(xl);
+        u160_add(acc, u160{(unsigned)l, (unsigned)(l >> 32), (unsigned)h,
+                           (unsigned)((unsigned long long)h >> 32),
+                           (unsigned)(h >> 63)});
     }
 
+    /* Sends the 160-bit sum to sacc and clears it. */
+    __device__ void spill()
+    {
+        if (wlo)
+            sacc_add_u160(sacc, acc, base());
+        acc = u160{0, 0, 0, 0, 0};
+    }
+
+    /* Moves the warp's window so that its top binade is et. */
     __device__ void rebase(int et)
     {
-        fold();
-        if (q >= 0)
-            sacc_add_u128(sacc, acc, q);
-        acc = u128{0, 0, 0, 0};
-        int wlo = et - (BINADES - 1);
-        if (wlo < 1)
-            wlo = 1;
-        /* wlo <= 2046 - 31: the window never reaches the specials */
-        lo_hi = (unsigned)wlo << 20;
-        span = (unsigned)BINADES << 20;
-        q = wlo - 1;
+        spill();
+        int w = et - (BINADES - 1);
+        if (w < 1)
+            w = 1;
+        /* et <= 2046: the window stays below the specials */
+        wlo = w;
+        top = ((unsigned)(w + BINADES) << 20) - 1 + BIAS;
+        bot = ((unsigned)w << 20) + BIAS;
+        int k = 1075 - w, k1 = k / 2; /* k in [-908, 1074]: halves in range */
+        s1 = pow2(k1);
+        s2 = pow2(k - k1);
     }
 
-    __device__ void slow_trip(const rl_trip &t)
+    __device__ static void keys(const rl_trip &t, unsigned &mx, unsigned &mn)
+    {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++) {
+            unsigned k0 = key(t.v[j].x, t.v[j].y), k1 = key(t.v[j].z, t.v[j].w);
+            mx = max(mx, max(k0, k1));
+            mn = (unsigned)min((int)mn, min((int)k0, (int)k1));
+        }
+    }
+
+    __device__ void add_all(const rl_trip &t)
+    {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++) {
+            add(t.v[j].x, t.v[j].y);
+            add(t.v[j].z, t.v[j].w);
+        }
+    }
+
+    /* The largest key of this thread's finite elements (0 if none). */
+    __device__ static unsigned finite_max(const rl_trip &t)
     {
         unsigned m = 0;
 #pragma unroll
         for (int j = 0; j < RL_VECS; j++) {
             uint4 v = t.reload(j);
-#pragma unroll
-            for (int c = 0; c < 2; c++) {
-                unsigned lo = c ? v.z : v.x, hb = (c ? v.w : v.y) & 0x7fffffffu;
-                if (hb < 0x7ff00000u && !in_window(lo, hb) && hb > m)
-                    m = hb;
-            }
+            unsigned k0 = key(v.x, v.y), k1 = key(v.z, v.w);
+            if (k0 < KEY_INF)
+                m = max(m, k0);
+            if (k1 < KEY_INF)
+                m = max(m, k1);
         }
-        unsigned M = __reduce_max_sync(FULL_WARP, m);
-        /* raise the window only for a normal number above it */
-        if (M >= 0x100000u && M >= lo_hi + span) {
-            int et = (int)(M >> 20) + 1;
+        return m;
+    }
+
+    /* The slow trip (warp-uniform): raise the window if a finite element is
+     * above it, then add the trip whole if it fits, else element by element. */
+    __device__ void slow_trip(const rl_trip &t, unsigned mx, unsigned mn)
+    {
+        unsigned hm = mx;
+        if (__any_sync(FULL_WARP, hm >= KEY_INF))
+            hm = finite_max(t);
+        unsigned M = __reduce_max_sync(FULL_WARP, hm);
+        if (M > top && M >= 0x100000u + BIAS) {
+            int et = (int)((M - BIAS) >> 20);
             rebase(et > 2046 ? 2046 : et);
+        }
+        if (__all_sync(FULL_WARP, mx <= top && (int)mn >= (int)bot)) {
+            add_all(t);
+            return;
         }
 #pragma unroll
         for (int j = 0; j < RL_VECS; j++) {
@@ -695,34 +803,24 @@ struct wide_acc {
 #pragma unroll 1
             for (int c = 0; c < 2; c++) {
                 unsigned lo = c ? v.z : v.x, hi = c ? v.w : v.y;
-                if (in_window(lo, hi & 0x7fffffffu))
+                unsigned k = key(lo, hi);
+                if (k == BIAS || (wlo && k <= top && (int)k >= (int)bot))
                     add(lo, hi);
                 else
-                    sacc_add_elem(sacc, XACC_F64, (uint64_t)hi << 32 | lo,
-                                  &special);
+                    sacc_add_elem(sacc, XACC_F64, (uint64_t)hi << 32 | lo, &special);
             }
         }
     }
 
     __device__ void trip(const rl_trip &t)
     {
-        bool all_in = true;
-#pragma unroll
-        for (int j = 0; j < RL_VECS; j++) {
-            all_in &= in_window(t.v[j].x, t.v[j].y & 0x7fffffffu);
-            all_in &= in_window(t.v[j].z, t.v[j].w & 0x7fffffffu);
-        }
-        if (__all_sync(FULL_WARP, all_in)) {
-#pragma unroll
-            for (int j = 0; j < RL_VECS; j++) {
-                add(t.v[j].x, t.v[j].y);
-                add(t.v[j].z, t.v[j].w);
-            }
-        } else {
-            slow_trip(t);
-        }
-        if (++trips == FOLD_TRIPS)
-            fold();
+        /* invalid vectors are zeros already (rl_visit_array) */
+        unsigned mx = top, mn = bot;
+        keys(t, mx, mn);
+        if (__all_sync(FULL_WARP, mx <= top && (int)mn >= (int)bot))
+            add_all(t);
+        else
+            slow_trip(t, mx, mn);
     }
 
     __device__ void scalars(uint64_t a, bool va, unsigned long long, uint64_t b,
@@ -734,9 +832,11 @@ struct wide_acc {
             sacc_add_elem(sacc, XACC_F64, b, &special);
     }
 
-    __device__ void finish() { fold(); }
+    __device__ void finish() {}
 
-    __device__ int base() const { return q; }
+    /* The thread's sum, in units 2^(base() + EMIN): below 2^141, so a
+     * warp's is below 2^146. */
+    __device__ u160 total() const { return acc; }
 };
 
 // ----------------------------------------------------------------------------
