@@ -666,13 +666,16 @@ struct half_acc {
  * [wlo, wlo + 64) (biased exponents, wlo >= 1). An element d in it (or a
  * zero) scaled by 2^(1075 - wlo) (two exact power-of-two products, each
  * factor in range) is an integer x, |x| < 2^116, in units 2^(wlo - 1 +
- * EMIN). x = xh 2^64 + xl with xh = floor(x 2^-64) (|xh| < 2^52) and xl =
- * x - xh 2^64 (one fused multiply-add) in [0, 2^64): both exact, since xl
- * is made of x's own significant bits, at most 53 of them; each converts
- * to a 64-bit integer exactly. (xh : xl) adds to a 160-bit two's
- * complement accumulator. A thread adds at most 2^25 elements (2^30 a
- * block), so |acc| < 2^141: no overflow. Subnormals and what lies outside
- * the window go to sacc.
+ * EMIN). |x| = xh 2^64 + xl with xh = trunc(|x| 2^-64) < 2^52 and xl =
+ * |x| - xh 2^64 (one fused multiply-add) in [0, 2^64): both exact, since
+ * xl is made of |x|'s own significant bits, at most 53 of them (for a
+ * negative x, x - floor(x 2^-64) 2^64 would be 2^64 - |x|, which is not);
+ * each converts to a 64-bit integer exactly. The magnitude's words, all
+ * flipped for a negative d, add to a 160-bit two's complement
+ * accumulator, and the +1 that completes each negation is counted in
+ * nneg and folded in before the count can wrap. A thread adds at most
+ * 2^25 elements (2^30 a block), so |acc| < 2^141: no overflow. Subnormals
+ * and what lies outside the window go to sacc.
  *
  * Keys as narrow_acc's, from the high word with bit 0 set when the low
  * word is not zero (a subnormal whose high word is zero is then not taken
@@ -681,23 +684,28 @@ struct half_acc {
 struct wide_acc {
     static const int W = 2;
     static const int BINADES = 64;
+    static const int FOLD_TRIPS = 1 << 16; /* nneg grows by at most 8 a trip */
     static const unsigned BIAS = 0x7fffffffu;
     static const unsigned KEY_INF = 0x7ff00000u + BIAS;
 
     u160 acc;          /* units 2^(base() + EMIN) */
+    unsigned nneg;     /* the +1 of each negative's two's complement */
     unsigned top, bot; /* keys: the largest and the smallest in the window */
     double s1, s2;     /* 2^(1075 - wlo) = s1 s2 */
     int wlo;           /* 0 while no window is set */
+    int trips;
     unsigned special;
     int64_t *sacc;
 
     __device__ void init(int64_t *s)
     {
         acc = u160{0, 0, 0, 0, 0};
+        nneg = 0;
         s1 = s2 = 1.0;
         top = 0;    /* below every key: the first trip sets the window */
         bot = BIAS; /* the largest signed key */
         wlo = 0;
+        trips = 0;
         special = 0;
         sacc = s;
     }
@@ -709,22 +717,31 @@ struct wide_acc {
         return ((hi & 0x7fffffffu) | min(lo, 1u)) + BIAS;
     }
 
+    __device__ void fold()
+    {
+        u160_add(acc, u160{nneg, 0, 0, 0, 0});
+        nneg = 0;
+        trips = 0;
+    }
+
     /* Adds an element of the window, or a zero. */
     __device__ void add(unsigned lo, unsigned hi)
     {
-        double x = __hiloint2double((int)hi, (int)lo) * s1 * s2;
-        double xh = floor(x * 0x1p-64);
+        double x = fabs(__hiloint2double((int)hi, (int)lo)) * s1 * s2;
+        double xh = trunc(x * 0x1p-64);
         double xl = fma(xh, -0x1p64, x);
-        long long h = __double2ll_rz(xh);
+        unsigned long long h = __double2ull_rz(xh);
         unsigned long long l = __double2ull_rz(xl);
-        u160_add(acc, u160{(unsigned)l, (unsigned)(l >> 32), (unsigned)h,
-                           (unsigned)((unsigned long long)h >> 32),
-                           (unsigned)(h >> 63)});
+        unsigned m = (unsigned)((int)hi >> 31); /* all ones if negative */
+        u160_add(acc, u160{(unsigned)l ^ m, (unsigned)(l >> 32) ^ m, (unsigned)h ^ m,
+                           (unsigned)(h >> 32) ^ m, m});
+        nneg -= m; /* +1 per negative */
     }
 
     /* Sends the 160-bit sum to sacc and clears it. */
     __device__ void spill()
     {
+        fold();
         if (wlo)
             sacc_add_u160(sacc, acc, base());
         acc = u160{0, 0, 0, 0, 0};
@@ -821,6 +838,8 @@ struct wide_acc {
             add_all(t);
         else
             slow_trip(t, mx, mn);
+        if (++trips == FOLD_TRIPS)
+            fold();
     }
 
     __device__ void scalars(uint64_t a, bool va, unsigned long long, uint64_t b,
@@ -832,7 +851,7 @@ struct wide_acc {
             sacc_add_elem(sacc, XACC_F64, b, &special);
     }
 
-    __device__ void finish() {}
+    __device__ void finish() { fold(); }
 
     /* The thread's sum, in units 2^(base() + EMIN): below 2^141, so a
      * warp's is below 2^146. */
