@@ -27,8 +27,8 @@ Data kinds (f32 bits; bf16 takes their top half):
   grow      exponents rising along the array: many rebases, then inf
   special   an infinity among normal numbers
   pos1      positive, one binade: long sums at the window's top
-  edgeW     the first half positive, odd last bits, alternating the binade
-            just below 1.0 and the one W - 1 binades under it; the second
+  edgeW     the first half positive, odd last bits, in the binade just
+            below 1.0 but every fourth W - 1 binades under it; the second
             half its negation; the smallest subnormal between them (n
             odd). With W the width of a window (or of two), a flush of f64
             accumulators runs up to the 2^53 bound of the exactness
@@ -75,6 +75,7 @@ exact_f32 f32 edge24 100003 3 64
 exact_f32 f32 edge25 100003 3 64
 exact_f32 f32 edge48 100003 3 64
 exact_f32 f32 edge49 50003 1 32
+exact_f32 f32 edge24 100003 1 32
 exact_bf16 bf16 std 100003 7 256
 exact_bf16 bf16 std 100003 3 64 0 5
 exact_bf16 bf16 spread48 100003 7 256
@@ -90,6 +91,7 @@ exact_bf16 bf16 pos1 262147 1 32
 exact_bf16 bf16 edge40 100003 3 64
 exact_bf16 bf16 edge41 100003 3 64
 exact_bf16 bf16 edge80 100003 3 64
+exact_bf16 bf16 edge40 200003 1 32
 exact_f16 f16 std 100003 7 256
 exact_f16 f16 std 100003 3 64 0 3
 exact_f16 f16 special 100003 7 256
@@ -109,6 +111,7 @@ exact_f64 f64 pos1 131072 1 32
 exact_f64 f64 pos1 262147 1 32 0 1
 exact_f64 f64 edge64 100003 3 64
 exact_f64 f64 edge65 100003 3 64
+exact_f64 f64 edge64 50003 1 32
 argmin_f32 f32 wide 100003 7 256 0 3
 argmax_f16 f16 std 100003 7 256 0 5
 sum_i32 i32 std 100003 7 256 0 1
@@ -150,7 +153,7 @@ def narrow_element(kind, i, n, r, seed):
         return f32_bits(0, 150, r.getrandbits(23))
     if kind.startswith("edge"):
         # the last bit a bf16 keeps is bit 16: odd for both formats
-        e = 126 if i % 2 == 0 else 127 - int(kind[4:])
+        e = 127 - int(kind[4:]) if i % 4 == 3 else 126
         return f32_bits(0, e, r.getrandbits(23) | 1 << 16 | 1)
     raise ValueError(kind)
 
@@ -180,7 +183,7 @@ def f64_element(kind, i, n, r, seed):
     if kind == "pos1":
         return bits(0, 1000, r.getrandbits(52))
     if kind.startswith("edge"):
-        e = 1022 if i % 2 == 0 else 1023 - int(kind[4:])
+        e = 1023 - int(kind[4:]) if i % 4 == 3 else 1022
         return bits(0, e, r.getrandbits(52) | 1)
     raise ValueError(kind)
 
