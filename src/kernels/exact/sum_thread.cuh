@@ -1,32 +1,33 @@
 /* sum_thread.cuh - the thread layer of cured_reduce's exact float sums: what
  * one thread does with each element it loads.
  *
- * defines: SUM_SACC_*, sacc_add_pieces, sacc_add_elem, u128,
- *          narrow_acc (f32, bf16), half_acc (f16), wide_acc (f64),
- *          plain_acc (the not-exact variant)
+ * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
+ *          pieces and warp sums), narrow_acc (f32, bf16), half_acc (f16),
+ *          wide_acc (f64), plain_acc (the not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
- * (a 128-bit two's complement number `acc` in units of 2^(q + EMIN), q the
- * window's base) and sends what does not fit its fast path to the block's
- * superaccumulator `sacc` in shared memory (xacc.h's carry-save digits,
- * 64-bit shared atomics), which is rare for real data. docs/exact.md
+ * (two's complement, in units 2^(base() + EMIN), base() its window's) and
+ * sends what does not fit its fast path to the block's superaccumulator
+ * `sacc` in shared memory (xacc.h's carry-save digits, 64-bit shared
+ * atomics), which is rare for real data. A trip is tested whole: the max
+ * and the min of its elements' keys (|bits| plus a bias, so that zeros
+ * count for neither) against the window, one warp vote. docs/exact.md
  * argues each step's exactness; the short version:
  *
- * - narrow_acc (f32, and bf16 widened to f32): a window of 24 binades,
- *   [wlo, wlo + 23] in biased exponent, the same for all lanes of a warp.
- *   Window elements (and zeros) convert to f64 (exact) and add into four
- *   f64 accumulators: every such element is a multiple of 2^(wlo - 150)
- *   below 2^(wlo - 103), so 64 of them sum below 2^(wlo - 97) = 2^53 units
- *   and every f64 addition is exact. After 64 additions per accumulator the
- *   four are flushed: scaled by a power of two to integers (exact) and
- *   added to `acc`. An element above the window moves the warp's window up
- *   (after flushing `acc` to sacc); below it, or subnormal, it goes to sacc.
+ * - narrow_acc (f32, and bf16 as f32's top half): two adjacent windows A
+ *   (its top the largest element's binade) and B below it, of 24 binades
+ *   for f32 and 40 for bf16, the same for all lanes of a warp. Elements
+ *   convert to f64 (exact) and add into four f64 accumulators per window:
+ *   64 adds of one window's elements stay below 2^53 of its unit, so every
+ *   addition is exact; then they are scaled to integers (exact) into the
+ *   128-bit acc. All in A: one DADD an element; in A and B: two FMAs (times
+ *   1 and times 0); else the slow path (rebase up, sacc below).
  * - half_acc (f16): every f16 is a multiple of 2^-24 below 2^16, so f64
  *   accumulators are exact for 2^13 additions with no window at all;
  *   infinities and NaN travel in them as IEEE says and are read at a flush.
- * - wide_acc (f64): integer arithmetic: the 53-bit significand shifted by
- *   its distance (< 32) from the warp's window base into the 128-bit
- *   `acc`; a window of 32 binades.
+ * - wide_acc (f64): a window of 64 binades; an element scaled to an
+ *   integer below 2^116 is split exactly into two halves by the FP64 pipe,
+ *   converted, and added to a 160-bit acc.
  * - plain_acc: adds in the output type, as a non-exact kernel would.
  */
 #ifndef CURED_SUM_THREAD_CUH
