@@ -44,6 +44,9 @@ typedef struct bench_options {
     int stdout_format;        /* BENCH_FORMAT_* printed on stdout */
     const char *csv_path;     /* also write CSV here (NULL: don't) */
     const char *json_path;    /* also write JSON here (NULL: don't) */
+    int api;                  /* --api: cured_reduce against CUB (bench_api.h) */
+    unsigned api_dtypes;      /* --api: bit d for each cured_dtype d timed */
+    const char *svg_path;     /* --api: the plot here (NULL: none) */
 } bench_options;
 
 enum { BENCH_FORMAT_TABLE = 0, BENCH_FORMAT_CSV, BENCH_FORMAT_JSON };

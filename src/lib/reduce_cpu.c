@@ -151,7 +151,6 @@ static void write_result(cured_op op, cured_dtype dtype, unsigned flags,
         if (special) {
             bits = xacc_special_result(special, to_f64);
         } else {
-            xacc_normalize(d, 0, ndig);
             bits = xacc_round(f, d, 0, ndig, to_f64);
         }
         if (to_f64) {
