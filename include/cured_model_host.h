@@ -590,6 +590,12 @@ typedef struct cured_model_ncu_row {
 int cured_model_ncu_compare(const cured_model_counters *c, unsigned inexact, uint64_t blocks,
                             const cured_model_ncu_kernel *k, cured_model_ncu_row *rows);
 
+/* The metric an ncu CSV holds for counter id: its own Nsight Compute name,
+ * or for a count of the model's own the ncu metric nearest to it
+ * (smsp__inst_executed.sum beside model__ptx_inst_executed), NULL when
+ * there is none. What `cured model --ncu-metrics` lists for --metrics. */
+const char *cured_model_ncu_metric_of(cured_model_counter id);
+
 /* "equal", "known", "DIFFERENT", "not measured", "model's own". */
 const char *cured_model_ncu_verdict_name(cured_model_ncu_verdict v);
 

@@ -445,6 +445,10 @@ int cmd_model(int argc, char **argv)
 {
     cli_model_options o;
     char err[512];
+    if (argc == 2 && strcmp(argv[1], "--ncu-metrics") == 0) {
+        cli_model_ncu_metrics(stdout);      /* for ncu --metrics */
+        return 0;
+    }
     int parsed = cli_model_parse_options(argc, argv, &o, err, sizeof err);
     if (parsed == CLI_MODEL_PARSE_HELP) {
         cli_model_usage(stdout);

@@ -3,7 +3,8 @@
  * after it each counter beside ncu's value with the difference and its
  * known reason (cured_model_ncu_compare).
  *
- * defines: cli_model_compare_load, cli_model_compare_report
+ * defines: cli_model_compare_load, cli_model_compare_find,
+ *          cli_model_compare_report, cli_model_ncu_metrics
  */
 #include "model_compare.h"
 
@@ -142,4 +143,24 @@ int cli_model_compare_report(FILE *out, const char *path, const cured_model_ncu_
         *different = cured_model_ncu_print(out, rows, n, 0);
     }
     return 0;
+}
+
+void cli_model_ncu_metrics(FILE *out)
+{
+    const char *seen[CURED_MODEL_CTR_COUNT];
+    int n = 0;
+    for (int id = 0; id < CURED_MODEL_CTR_COUNT; id++) {
+        const char *m = cured_model_ncu_metric_of((cured_model_counter)id);
+        if (m == NULL)
+            continue;
+        size_t len = strcspn(m, " ");             /* "NAME [BAR]" is NAME */
+        int dup = 0;
+        for (int i = 0; i < n && !dup; i++)
+            dup = strcspn(seen[i], " ") == len && strncmp(seen[i], m, len) == 0;
+        if (dup)
+            continue;
+        fprintf(out, "%s%.*s", n ? "," : "", (int)len, m);
+        seen[n++] = m;
+    }
+    fputc('\n', out);
 }

@@ -2,7 +2,7 @@
  * beside Nsight Compute's CSV of the same launch.
  *
  * defines: cli_model_compare_load, cli_model_compare_find,
- *          cli_model_compare_report
+ *          cli_model_compare_report, cli_model_ncu_metrics
  */
 #ifndef CURED_CLI_MODEL_COMPARE_H
 #define CURED_CLI_MODEL_COMPARE_H
@@ -32,5 +32,9 @@ int cli_model_compare_report(FILE *out, const char *path, const cured_model_ncu_
                              int kernel, const cured_model_launch *l,
                              const cured_model_counters *c, unsigned inexact, int json,
                              int *different);
+
+/* Prints the ncu metrics the comparison reads, comma-separated on one
+ * line: what `ncu --metrics` takes (`cured model --ncu-metrics`). */
+void cli_model_ncu_metrics(FILE *out);
 
 #endif /* CURED_CLI_MODEL_COMPARE_H */

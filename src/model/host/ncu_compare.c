@@ -4,7 +4,7 @@
  * and the fidelity test use it).
  *
  * defines: cured_model_ncu_compare, cured_model_ncu_verdict_name,
- *          cured_model_ncu_print
+ *          cured_model_ncu_print, cured_model_ncu_metric_of
  */
 #include "cured_model_host.h"
 #include "counters.h"
@@ -25,6 +25,14 @@ static const char *own_peer(cured_model_counter id)
     case CURED_MODEL_CTR_BRANCHES: return "smsp__inst_executed_op_branch.sum";
     default: return NULL;
     }
+}
+
+const char *cured_model_ncu_metric_of(cured_model_counter id)
+{
+    const cured_model_counter_info *info = cured_model_counter_describe(id);
+    if (info == NULL)
+        return NULL;
+    return info->ncu ? info->metric : own_peer(id);
 }
 
 /* The CURED_MODEL_SASS_INEXACT_* class of a counter that follows the SASS. */
@@ -131,7 +139,7 @@ int cured_model_ncu_compare(const cured_model_counters *c, unsigned inexact, uin
         memset(r, 0, sizeof *r);
         r->counter = (cured_model_counter)id;
         r->metric = info->metric;
-        r->ncu_metric = info->ncu ? info->metric : own_peer((cured_model_counter)id);
+        r->ncu_metric = cured_model_ncu_metric_of((cured_model_counter)id);
         r->model = cured_model_counters_total(c, (cured_model_counter)id);
         r->model_counted = !(info->needs_sass && !sass);
         if (r->ncu_metric != NULL)
