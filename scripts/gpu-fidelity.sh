@@ -91,24 +91,12 @@ while read -r name entry rest; do
 done < "$dir/cases.txt"
 ncases=$(wc -l < "$cases")
 
-# The metrics the model names (and those that tell its PTX counts apart),
-# kept when this ncu knows them.
-wanted="smsp__inst_executed smsp__thread_inst_executed smsp__thread_inst_executed_pred_on
-smsp__inst_executed_op_shared_ld smsp__inst_executed_op_shared_st smsp__inst_executed_op_shared_atom
-smsp__inst_executed_op_global_ld smsp__inst_executed_op_global_st
-smsp__inst_executed_op_global_atom smsp__inst_executed_op_global_red
-smsp__inst_executed_op_local_ld smsp__inst_executed_op_local_st
-smsp__inst_executed_op_generic_ld smsp__inst_executed_op_generic_st smsp__inst_executed_op_generic_atom
-smsp__inst_executed_op_branch smsp__inst_executed_op_ldsm
-smsp__sass_branch_targets smsp__sass_branch_targets_threads_divergent smsp__sass_branch_targets_threads_uniform
-l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st
-l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom
-l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st
-l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom
-l1tex__t_requests_pipe_lsu_mem_global_op_ld l1tex__t_requests_pipe_lsu_mem_global_op_st
-l1tex__t_requests_pipe_lsu_mem_global_op_atom l1tex__t_requests_pipe_lsu_mem_global_op_red
-l1tex__t_sectors_pipe_lsu_mem_global_op_ld l1tex__t_sectors_pipe_lsu_mem_global_op_st
-l1tex__t_sectors_pipe_lsu_mem_global_op_atom l1tex__t_sectors_pipe_lsu_mem_global_op_red
+# The metrics the model reads (cured model --ncu-metrics: its counters'
+# own table) and a few that tell its counts apart (generic and local
+# accesses, the sass_ flavours), kept when this ncu knows them.
+wanted="$("$cured" model --ncu-metrics | tr ',' '\n' | grep -v '^sass__' | sed 's/\.sum$//')
+smsp__inst_executed_op_global_atom smsp__inst_executed_op_generic_ld smsp__inst_executed_op_generic_st
+smsp__inst_executed_op_ldsm
 l1tex__t_requests_pipe_lsu_mem_local_op_ld l1tex__t_requests_pipe_lsu_mem_local_op_st
 l1tex__t_sectors_pipe_lsu_mem_local_op_ld l1tex__t_sectors_pipe_lsu_mem_local_op_st
 smsp__sass_inst_executed_op_shared_ld smsp__sass_inst_executed_op_shared_st
