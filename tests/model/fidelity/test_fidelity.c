@@ -7,8 +7,9 @@
  *   ctest --test-dir build -R test_fidelity --output-on-failure
  *
  * The truth is docs/data/fidelity-* /ncu.csv (`case,run,metric,value`, two
- * runs of each case, written by scripts/gpu-fidelity.sh): for each case the
- * newest directory (by name) that has it. The comparison is the one
+ * runs of each case, written by scripts/gpu-fidelity.sh; a case may be
+ * named fid.CASE, and rows of cases not in cases.txt are passed over): for
+ * each case the newest directory (by name) that has it. The comparison is the one
  * `cured model --compare-ncu` makes (cured_model_ncu_compare), so its
  * verdicts are tested here on real measurements: a difference it calls
  * known must be listed as `inexact` (the SASS match marked the class
@@ -163,9 +164,12 @@ static void read_cases(void)
 // ----------------------------------------------------------------------------
 // The truth: docs/data/fidelity-*/ncu.csv
 
-/* The index of case `name`, or -1. */
+/* The index of case `name` ("fid.NAME" as scripts/gpu-fidelity.sh names
+ * it, or NAME), or -1 (the catalogue's "cat." rows, say). */
 static int case_index(const char *name)
 {
+    if (strncmp(name, "fid.", 4) == 0)
+        name += 4;
     for (int i = 0; i < set.ncases; i++)
         if (strcmp(set.cases[i].name, name) == 0)
             return i;
