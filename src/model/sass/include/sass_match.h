@@ -7,7 +7,8 @@
  *          cured_model_sass_mode_name (sass_summary.c);
  *          cured_model_sass_facts_new, cured_model_sass_facts_free,
  *          cured_model_sass_facts_set, cured_model_sass_facts_set_skips,
- *          cured_model_sass_facts_set_width, cured_model_sass_facts_clear
+ *          cured_model_sass_facts_set_width, cured_model_sass_facts_clear,
+ *          cured_model_sass_facts_set_control, _set_opcodes, _set_inexact
  *          (sass_facts.c)
  *
  * Usage: f = cured_model_sass_facts_new(module, label); for each entry to

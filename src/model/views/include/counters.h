@@ -21,8 +21,9 @@
  * add up until cured_model_counters_reset.
  *
  * PTX, and SASS where it is known. The model runs the PTX nvcc emits, so
- * smsp__inst_executed.sum here is "PTX warp instructions issued", which
- * differs from what ncu reports for the SASS ptxas makes (ptxas adds
+ * its instruction totals are "PTX warp instructions issued", printed as
+ * model__ptx_inst_executed (docs/model.md), which differ from what ncu
+ * reports for the SASS ptxas makes (ptxas adds
  * address arithmetic and control instructions, removes others, unrolls,
  * predicates short branches). The memory counters follow the SASS when
  * the matcher (sass_match.h) has said, per PTX memory instruction, what
@@ -67,7 +68,8 @@
  *    instruction counters only by the rules above;
  *  - one request per global warp instruction (per piece when split);
  *  - divergent branches: one per conditional branch a warp executes whose
- *    active lanes do not all go the same way (0 < taken < active);
+ *    active lanes do not all go the same way (0 < taken < active); the
+ *    SASS branch targets count so only at branches ptxas kept as jumps;
  *  - barriers, shuffles and votes are warp-level instruction counts, as
  *    ncu's instruction statistics list them by SASS opcode (BAR, SHFL, VOTE).
  */
