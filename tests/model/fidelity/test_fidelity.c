@@ -297,10 +297,10 @@ static void read_known(void)
         int used = 0;
         /* metric names may hold a space: "sass__inst_executed_per_opcode [BAR]" */
         char m1[96], m2[24];
-        if (sscanf(line, "%63s %127s %31s %llu %lf %15s%n", k->name, m1, m2, &model, &ncu,
+        if (sscanf(line, "%63s %95s %23s %llu %lf %15s%n", k->name, m1, m2, &model, &ncu,
                    k->kind, &used) == 6 && m2[0] == '[') {
             snprintf(k->metric, sizeof k->metric, "%s %s", m1, m2);
-        } else if (sscanf(line, "%63s %127s %llu %lf %15s%n", k->name, m1, &model, &ncu,
+        } else if (sscanf(line, "%63s %95s %llu %lf %15s%n", k->name, m1, &model, &ncu,
                           k->kind, &used) == 5) {
             snprintf(k->metric, sizeof k->metric, "%s", m1);
         } else {
