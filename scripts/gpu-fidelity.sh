@@ -160,7 +160,9 @@ for run in 1 2; do
   say "ncu run $run: $ncases cases in $((SECONDS - t0)) s"
 done
 python3 scripts/model_vs_ncu.py split "$cases" "${runs[@]}" \
-  ${opcode_files[@]:+--opcodes "${opcode_files[@]}"} "$work/cases" | tee -a "$log" || status=1
+  ${opcode_files[@]:+--opcodes "${opcode_files[@]}"} --logs "$work/run1.log" "$work/run2.log" \
+  "$work/cases" | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 cp "$work/cases/ncu.csv" "$work/ncu.csv" 2>/dev/null
 
 # -- 3. the model against ncu --------------------------------------------------

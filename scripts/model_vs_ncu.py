@@ -11,10 +11,13 @@ against it (used by scripts/gpu-fidelity.sh on the GPU machine).
         the report's opcode-instanced metrics (sass__inst_executed_per_opcode
         ...: one row per opcode, metric "NAME [OPCODE]"), read with Nsight
         Compute's Python report interface (ncu_report, on PYTHONPATH)
-    model_vs_ncu.py split CASES RUN1.csv [RUN2.csv ...] --opcodes OPC... OUTDIR
-        CASES is the file launch_ptx --cases ran (`NAME OPTIONS...`, kernel
-        i of every run being line i); RUNk.csv what `ncu --import --csv
-        --page raw` printed for run k, OPC what `opcodes` printed for it.
+    model_vs_ncu.py split CASES RUN1.csv [RUN2.csv ...] [--opcodes OPC...]
+                          [--logs LOG...] OUTDIR
+        CASES is the file launch_ptx --cases ran (`NAME OPTIONS...`); RUNk.csv
+        what `ncu --import --csv --page raw` printed for run k, OPC what
+        `opcodes` printed for it, LOG what the run printed (launch_ptx's
+        `== NAME` before each case, ncu's `==PROF== Profiling ... - ID`):
+        which kernel is which case (without logs, kernel i is line i).
         Writes OUTDIR/NAME.csv per case (ncu's raw layout: a header, a units
         row, one row per run, every row ID 0, the per-opcode values as
         columns "NAME [OPCODE]": what `cured model --compare-ncu` reads) and
@@ -168,36 +171,70 @@ def read_cases(path):
     return names
 
 
+def kernels_of_cases(log_path, cases):
+    """{case index: ncu kernel ID} from a run's log, where launch_ptx printed
+    `== NAME` before each case and ncu `==PROF== Profiling "K" - ID: ...`
+    for each kernel it profiled; a case that failed has none."""
+    index = {name: i for i, name in enumerate(cases)}
+    out, current = {}, None
+    with open(log_path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"== (\S+)\s*$", line)
+            if m:
+                current = index.get(m.group(1))
+                continue
+            m = re.search(r'==PROF== Profiling ".*" - (\d+):', line)
+            if m and current is not None and current not in out:
+                out[current] = int(m.group(1))
+    return out
+
+
 def split(argv):
-    if "--opcodes" in argv:
-        k = argv.index("--opcodes")
-        runs, opc, outdir = argv[1:k], argv[k + 1:-1], argv[-1]
-    else:
-        runs, opc, outdir = argv[1:-1], [], argv[-1]
+    groups, key = {"runs": []}, "runs"
+    for a in argv[1:-1]:
+        if a in ("--opcodes", "--logs"):
+            key = a[2:]
+            groups[key] = []
+        else:
+            groups[key].append(a)
+    runs, opc, logs, outdir = (groups["runs"], groups.get("opcodes", []),
+                               groups.get("logs", []), argv[-1])
     cases = read_cases(argv[0])
     os.makedirs(outdir, exist_ok=True)
     per_run = [read_raw(p) for p in runs]
     per_opc = [read_opcodes(opc[i]) if i < len(opc) else {} for i in range(len(runs))]
+    # which kernel of each run is which case: by the logs, else by order
+    ids = []
+    for i in range(len(runs)):
+        m = kernels_of_cases(logs[i], cases) if i < len(logs) else {}
+        if not m:
+            if i < len(logs):
+                print("split: run %d: no case in its log: kernels taken in order" % (i + 1))
+            m = {c: c for c in range(len(cases))}
+        ids.append(m)
     long_rows = []
     problems = 0
     for ci, case in enumerate(cases):
         header, units, rows = None, None, []
-        extra = sorted({m for o in per_opc for m in o.get(ci, {})})
+        extra = sorted({m for r, o in enumerate(per_opc) if ci in ids[r]
+                        for m in o.get(ids[r][ci], {})})
         for run, (h, u, data) in enumerate(per_run):
-            if ci >= len(data):
-                print("split: %s: run %d has no kernel %d (ncu profiled %d)" %
-                      (case, run + 1, ci, len(data)))
+            k = ids[run].get(ci)
+            byid = {int(r[0]): r for r in data}
+            if k is None or k not in byid:
+                print("split: %s: run %d profiled no kernel of it" % (case, run + 1))
                 problems += 1
                 continue
-            row = dict(zip(h, data[ci]))
+            row = dict(zip(h, byid[k]))
             if header is None:
                 header = [c for c in h]
                 units = dict(zip(h, u)) if u else {}
-            rows.append((run + 1, row, per_opc[run].get(ci, {})))
+            opv = per_opc[run].get(k, {})
+            rows.append((run + 1, row, opv))
             for m in h:
                 if m not in INFO:
                     long_rows.append((case, "run%d" % (run + 1), m, row.get(m, "")))
-            for m, v in per_opc[run].get(ci, {}).items():
+            for m, v in opv.items():
                 long_rows.append((case, "run%d" % (run + 1), m, v))
         if header is None:
             continue

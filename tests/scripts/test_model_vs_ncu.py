@@ -5,7 +5,7 @@ reading what split wrote.
 
     test_model_vs_ncu.py --cured build/cured --root .
 
-Two runs of one case (the fidelity set's global_atomics, the CSV
+Two runs of one case, found by their logs (the fidelity set's global_atomics, the CSV
 tests/cli/model/fixtures/ncu/global_atomics.raw.csv made from the H200's
 values) and its per-opcode values (EXIT 8, SHFL absent: 0) go through
 split: the case's CSV must hold both runs as one launch (ID 0) with the
@@ -43,11 +43,17 @@ def main():
             f.write("index,kernel,metric,value\n"
                     "0,global_atomics,sass__inst_executed_per_opcode [EXIT],8\n"
                     "0,global_atomics,sass__inst_executed_per_opcode [REDG],24\n")
+        log = os.path.join(tmp, "run.log")
+        with open(log, "w") as f:      # launch_ptx's case line, then ncu's
+            f.write("== fid.global_atomics\n==PROF== Profiling \"global_atomics\" - 0: "
+                    "0%....50%....100% - 9 passes\n")
         outdir = os.path.join(tmp, "cases")
         r = subprocess.run([sys.executable, script, "split", cases, raw, raw, "--opcodes",
-                            opc, opc, outdir], capture_output=True, text=True)
+                            opc, opc, "--logs", log, log, outdir], capture_output=True,
+                           text=True)
         assert r.returncode == 0, r.stdout + r.stderr
         assert "split: 1 cases, 2 runs" in r.stdout, r.stdout
+        assert "taken in order" not in r.stdout, r.stdout
         with open(os.path.join(outdir, "fid.global_atomics.csv")) as f:
             rows = list(csv.reader(f))
         assert len(rows) == 4, rows                       # header, units, 2 runs
