@@ -147,6 +147,8 @@ for run in 1 2; do
     { say "ncu run $run: exit $? ($(grep -m1 -i error "$work/run$run.log"))"; status=1; }
   ncu --import "$work/run$run.ncu-rep" --csv --page raw "${print_opts[@]}" \
       > "$work/run$run.csv" 2> "$work/run$run.import.err" ||
+    ncu --import "$work/run$run.ncu-rep" --csv --page raw \
+      > "$work/run$run.csv" 2>> "$work/run$run.import.err" ||
     { say "ncu --import run $run failed: $(head -1 "$work/run$run.import.err")"; status=1; }
   ncu --import "$work/run$run.ncu-rep" --csv --page raw --print-metric-instances details \
       "${print_opts[@]}" > "$work/run$run.instances.csv" 2>/dev/null
