@@ -524,9 +524,9 @@ __global__ void global_patterns(const float *in, float *out)
 // registers).
 
 // Shared atomics whose lanes share banks and words: per warp, four words of
-// one bank with eight lanes on each; sixteen words of sixteen banks with
-// two lanes on each (atomicMax); a 64-bit exchange and a 64-bit
-// compare-and-swap with two lanes a word (native ATOMS.EXCH.64 and
+// one bank (1, 33, 65, 97) with eight lanes on each; sixteen words of
+// sixteen banks with two lanes on each (atomicMax); a 64-bit exchange and a
+// 64-bit compare-and-swap with two lanes a word (native ATOMS.EXCH.64 and
 // ATOMS.CAS.64; a 64-bit add would be a CAS loop whose trips depend on the
 // order lanes are served in). Lanes per bank, distinct words per bank and
 // lanes per word all differ in the first, so its wavefronts say which the
@@ -543,7 +543,7 @@ __global__ void shared_atomic_spread(const int *in, int *out)
         w[t] = 0;
     __syncthreads();
     int v = in[blockIdx.x * blockDim.x + t];
-    atomicAdd(&s[(t & 3) * 32], v);
+    atomicAdd(&s[(t & 3) * 32 + 1], v);     /* odd words: none of the max's */
     atomicMax(&s[64 + ((t * 2) & 31)], v);
     atomicExch(&w[t & 15], (unsigned long long)t);
     atomicCAS(&w[16 + (t & 15)], 0ull, (unsigned long long)t + 1);
