@@ -8,7 +8,8 @@
  *
  * The truth is docs/data/fidelity-* /ncu.csv (`case,run,metric,value`, two
  * runs of each case, written by scripts/gpu-fidelity.sh; a case may be
- * named fid.CASE, and rows of cases not in cases.txt are passed over): for
+ * named fid.CASE; the catalogue's cases, cat.KERNEL.nN.bB, run as `cured
+ * model KERNEL --n N --block B` does, counted by the embedded SASS): for
  * each case the newest directory (by name) that has it. The comparison is the one
  * `cured model --compare-ncu` makes (cured_model_ncu_compare), so its
  * verdicts are tested here on real measurements: a difference it calls
@@ -43,6 +44,10 @@
 typedef struct fid_case {
     char name[64];
     char entry[64];
+    int catalogue;           /* a catalogue case, cat.KERNEL.nN.bB */
+    char kernel[32];         /* its kernel, n and block (f32, seed 1, an H200) */
+    uint64_t n;
+    int blockn;
     cured_model_dim3 grid, block;
     uint32_t shared;
     cured_model_arg args[MAX_ARGS];
@@ -63,6 +68,9 @@ typedef struct fid_known {
 typedef struct fid_set {
     cured_model_source src;
     cured_model_sass_source sass;
+    cured_model_source cat_src;          /* the embedded catalogue, when a */
+    cured_model_sass_source cat_sass;    /* catalogue case has truth */
+    int have_catalogue;
     fid_case cases[MAX_CASES];
     int ncases;
     fid_known known[MAX_KNOWN];
@@ -165,7 +173,7 @@ static void read_cases(void)
 // The truth: docs/data/fidelity-*/ncu.csv
 
 /* The index of case `name` ("fid.NAME" as scripts/gpu-fidelity.sh names
- * it, or NAME), or -1 (the catalogue's "cat." rows, say). */
+ * it, or NAME), or -1. */
 static int case_index(const char *name)
 {
     if (strncmp(name, "fid.", 4) == 0)
@@ -174,6 +182,31 @@ static int case_index(const char *name)
         if (strcmp(set.cases[i].name, name) == 0)
             return i;
     return -1;
+}
+
+/* A catalogue case named in the truth (cat.KERNEL.nN.bB, the launch
+ * `cured model KERNEL --n N --block B` runs), added when new. Returns its
+ * index, or -1 for a name of another form. */
+static int catalogue_case(const char *name)
+{
+    char kernel[32];
+    unsigned long long n;
+    int block, used = 0;
+    if (strncmp(name, "cat.", 4) != 0 ||
+        sscanf(name + 4, "%31[a-z_0-9].n%llu.b%d%n", kernel, &n, &block, &used) != 3 ||
+        name[4 + used] != '\0')
+        return -1;
+    int i = case_index(name);
+    if (i >= 0 || set.ncases == MAX_CASES)
+        return i;
+    fid_case *c = &set.cases[set.ncases];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->catalogue = 1;
+    snprintf(c->kernel, sizeof c->kernel, "%s", kernel);
+    c->n = n;
+    c->blockn = block;
+    return set.ncases++;
 }
 
 /* Splits a CSV line of ncu.csv (case,run,metric,value; the value may be
@@ -218,8 +251,13 @@ static void read_truth_dir(const char *dir)
     char *copy = strdup(text), *save = NULL;
     for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *f[4];
-        if (csv4(line, f) == 0 && case_index(f[0]) >= 0)
-            here[case_index(f[0])] = 1;
+        if (csv4(line, f) != 0)
+            continue;
+        int c = case_index(f[0]);
+        if (c < 0)
+            c = catalogue_case(f[0]);
+        if (c >= 0)
+            here[c] = 1;
     }
     free(copy);
     for (int i = 0; i < set.ncases; i++)
@@ -346,8 +384,15 @@ static int group_setup(void **state)
         print_error("%s\n", err);
         return -1;
     }
-    read_known();
-    read_truth();
+    for (int i = 0; i < set.ncases && !set.have_catalogue; i++)
+        set.have_catalogue = set.cases[i].catalogue;
+    if (set.have_catalogue) {
+        cured_model_sass_source_catalogue(&set.cat_sass);
+        if (cured_model_source_catalogue(&set.cat_src, err, sizeof err) != 0 ||
+            cured_model_source_parse(&set.cat_src, err, sizeof err) != 0 ||
+            set.cat_sass.text == NULL)
+            set.have_catalogue = 0;           /* its cases skip */
+    }
     return 0;
 }
 
@@ -358,38 +403,64 @@ static int group_teardown(void **state)
         free(set.truth[i].values);
     cured_model_sass_source_free(&set.sass);
     cured_model_source_free(&set.src);
+    cured_model_sass_source_free(&set.cat_sass);
+    cured_model_source_free(&set.cat_src);
     return 0;
 }
 
 /* Runs case c in the model: its counters follow kernels.sass. */
-static cured_model_counters *run_case(const fid_case *c, unsigned *inexact)
+static cured_model_counters *run_case(const fid_case *c, unsigned *inexact, uint64_t *blocks)
 {
-    char err[1200];
-    int fn = cured_model_find_function(set.src.module, c->entry);
+    char err[1200], entry[256];
+    cured_model_source *src = c->catalogue ? &set.cat_src : &set.src;
+    cured_model_sass_source *sass = c->catalogue ? &set.cat_sass : &set.sass;
+    cured_model_arg args[MAX_ARGS];
+    int nargs = c->nargs;
+    cured_model_dim3 grid = c->grid, block = c->block;
+    uint32_t shared = c->shared;
+    memcpy(args, c->args, sizeof args);
+    snprintf(entry, sizeof entry, "%s", c->entry);
+    if (c->catalogue) {                      /* as `cured model KERNEL --n N --block B` */
+        int kernel;
+        cured_model_catalogue_launch plan;
+        assert_int_equal(cured_catalogue_find(c->kernel, &kernel), CURED_SUCCESS);
+        if (cured_model_catalogue_launch_make(kernel, CURED_F32, c->n, c->blockn,
+                                              CURED_MODEL_ARG_DEFAULT_SEED,
+                                              &cured_device_presets(NULL)->shape, &plan, err,
+                                              sizeof err) != 0)
+            fail_msg("%s: %s", c->name, err);
+        assert_int_equal(cured_model_catalogue_entry_name(src->module, c->kernel, "f32",
+                                                          c->blockn, entry, sizeof entry),
+                         CURED_MODEL_CATALOGUE_OK);
+        memcpy(args, plan.args, (size_t)plan.nargs * sizeof plan.args[0]);
+        nargs = plan.nargs;
+        grid = plan.grid;
+        block = plan.block;
+        shared = plan.dynamic_shared;
+    }
+    int fn = cured_model_find_function(src->module, entry);
     assert_true(fn >= 0);
     cured_model_memory *mem = cured_model_memory_new();
-    cured_model_arg args[MAX_ARGS];
-    memcpy(args, c->args, sizeof args);
     uint8_t *params = NULL;
     size_t params_size = 0;
-    if (cured_model_args_bind(set.src.module, fn, args, c->nargs, mem, &params,
-                              &params_size, err, sizeof err) != 0)
+    if (cured_model_args_bind(src->module, fn, args, nargs, mem, &params, &params_size, err,
+                              sizeof err) != 0)
         fail_msg("%s: %s", c->name, err);
-    cured_model_counters *counters = cured_model_counters_new(set.src.module, fn);
+    cured_model_counters *counters = cured_model_counters_new(src->module, fn);
     assert_non_null(counters);
-    if (cured_model_sass_source_apply(&set.sass, set.src.module, fn, counters, err,
-                                      sizeof err) != 0)
+    if (cured_model_sass_source_apply(sass, src->module, fn, counters, err, sizeof err) != 0)
         fail_msg("%s: %s", c->name, err);
-    assert_true(set.sass.applied);
-    *inexact = set.sass.summary.inexact;
+    assert_true(sass->applied);
+    *inexact = sass->summary.inexact;
     cured_model_observer obs = cured_model_counters_observer(counters);
     cured_model_launch l;
     memset(&l, 0, sizeof l);
-    l.module = set.src.module;
+    l.module = src->module;
     l.function = fn;
-    l.grid = c->grid;
-    l.block = c->block;
-    l.dynamic_shared_bytes = c->shared;
+    l.grid = grid;
+    l.block = block;
+    l.dynamic_shared_bytes = shared;
+    *blocks = (uint64_t)grid.x * grid.y * grid.z;
     l.params = params;
     l.params_size = params_size;
     l.memory = mem;
@@ -414,10 +485,14 @@ static void test_case(void **state)
                       "(the next GPU run records it)\n", c->name);
         skip();
     }
+    if (c->catalogue && !set.have_catalogue) {
+        print_message("%s: this build has no embedded catalogue PTX and SASS\n", c->name);
+        skip();
+    }
     unsigned inexact;
-    cured_model_counters *counters = run_case(c, &inexact);
+    uint64_t blocks;
+    cured_model_counters *counters = run_case(c, &inexact, &blocks);
     cured_model_ncu_row rows[CURED_MODEL_CTR_COUNT];
-    uint64_t blocks = (uint64_t)c->grid.x * c->grid.y * c->grid.z;
     int n = cured_model_ncu_compare(counters, inexact, blocks, &set.truth[ci], rows);
     int bad = 0, equal = 0, known = 0;
     for (int i = 0; i < n; i++) {
@@ -477,6 +552,8 @@ static void test_known_cases_exist(void **state)
 int main(void)
 {
     read_cases();
+    read_known();
+    read_truth();                  /* may add the catalogue's cases */
     struct CMUnitTest tests[MAX_CASES + 1];
     int n = 0;
     for (int i = 0; i < set.ncases; i++)
