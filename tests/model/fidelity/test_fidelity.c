@@ -14,8 +14,9 @@
  * `cured model --compare-ncu` makes (cured_model_ncu_compare), so its
  * verdicts are tested here on real measurements: a difference it calls
  * known must be listed as `inexact` (the SASS match marked the class
- * inexact) or `runs` (ncu's two runs differ); one it calls DIFFERENT must
- * be listed as `measured`, with what was found on the GPU. Each listed
+ * inexact), `runs` (ncu's two runs differ) or `arbitration` (ncu's extra
+ * shared wavefronts are its conflicts); one it calls DIFFERENT must be
+ * listed as `measured`, with what was found on the GPU. Each listed
  * entry carries the model's and ncu's values, so an entry that no longer
  * holds (the model changed, or ncu's value did) fails too. A case with no
  * truth yet (a new kernel the next GPU run records) is reported and
@@ -345,9 +346,9 @@ static void read_known(void)
             fail_msg("known.txt: cannot read '%s'", line);
         }
         if (strcmp(k->kind, "inexact") != 0 && strcmp(k->kind, "runs") != 0 &&
-            strcmp(k->kind, "measured") != 0)
-            fail_msg("known.txt: kind '%s' (inexact, runs or measured) in '%s'", k->kind,
-                     line);
+            strcmp(k->kind, "arbitration") != 0 && strcmp(k->kind, "measured") != 0)
+            fail_msg("known.txt: kind '%s' (inexact, runs, arbitration or measured) in "
+                     "'%s'", k->kind, line);
         if (line[used] == '\0')
             fail_msg("known.txt: no reason after the kind in '%s'", line);
         k->model = model;
@@ -504,6 +505,7 @@ static void test_case(void **state)
         fid_known *k = known_of(c->name, r->metric);
         const char *why = r->verdict == CURED_MODEL_NCU_DIFFERENT ? "measured"
                         : strncmp(r->reason, "ncu's own runs differ", 21) == 0 ? "runs"
+                        : strncmp(r->reason, "ncu's extra wavefronts", 22) == 0 ? "arbitration"
                         : "inexact";
         double ncu = r->ncu_lo;
         if (k == NULL) {
