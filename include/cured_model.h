@@ -383,21 +383,27 @@ int cured_model_run(const cured_model_launch *launch, cured_model_result *result
 
 /* ========================================================== counters */
 
-/* Every counter, with the Nsight Compute metric it stands for. */
+/* Every counter, with the name it is printed under: an Nsight Compute
+ * metric where the model derives what ncu counts from the SASS, a name of
+ * the model's own (model__...) where it counts PTX instructions, which ncu
+ * does not see (docs/model.md, "PTX and SASS"). */
 typedef enum cured_model_counter {
-    CURED_MODEL_CTR_INST = 0,            /* smsp__inst_executed.sum (PTX) */
-    CURED_MODEL_CTR_THREAD_INST,         /* smsp__thread_inst_executed.sum */
-    CURED_MODEL_CTR_THREAD_INST_PRED_ON, /* smsp__thread_inst_executed_pred_on.sum */
+    CURED_MODEL_CTR_INST = 0,            /* model__ptx_inst_executed */
+    CURED_MODEL_CTR_THREAD_INST,         /* model__ptx_thread_inst_executed */
+    CURED_MODEL_CTR_THREAD_INST_PRED_ON, /* model__ptx_thread_inst_executed_pred_on */
     CURED_MODEL_CTR_SHARED_LD,           /* smsp__inst_executed_op_shared_ld.sum */
     CURED_MODEL_CTR_SHARED_ST,           /* smsp__inst_executed_op_shared_st.sum */
     CURED_MODEL_CTR_SHARED_ATOM,         /* smsp__inst_executed_op_shared_atom.sum */
     CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
     CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
+    CURED_MODEL_CTR_SHARED_ATOM_WAVEFRONTS,/* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum */
     CURED_MODEL_CTR_SHARED_LD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
     CURED_MODEL_CTR_SHARED_ST_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
+    CURED_MODEL_CTR_SHARED_ATOM_CONFLICTS,/* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum */
     CURED_MODEL_CTR_GLOBAL_LD,           /* smsp__inst_executed_op_global_ld.sum */
     CURED_MODEL_CTR_GLOBAL_ST,           /* smsp__inst_executed_op_global_st.sum */
-    CURED_MODEL_CTR_GLOBAL_ATOM,         /* smsp__inst_executed_op_global_atom.sum */
+    CURED_MODEL_CTR_GLOBAL_ATOM,         /* smsp__inst_executed_op_generic_atom.sum:
+                                            sm_70 and later count ATOMG there */
     CURED_MODEL_CTR_GLOBAL_RED,          /* smsp__inst_executed_op_global_red.sum */
     CURED_MODEL_CTR_GLOBAL_LD_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
     CURED_MODEL_CTR_GLOBAL_ST_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
@@ -409,21 +415,31 @@ typedef enum cured_model_counter {
     CURED_MODEL_CTR_GLOBAL_RED_SECTORS,  /* l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum */
     CURED_MODEL_CTR_LOCAL_LD,            /* smsp__inst_executed_op_local_ld.sum */
     CURED_MODEL_CTR_LOCAL_ST,            /* smsp__inst_executed_op_local_st.sum */
-    CURED_MODEL_CTR_BRANCHES,            /* smsp__inst_executed_op_branch.sum (bra) */
-    CURED_MODEL_CTR_DIVERGENT_BRANCHES,  /* smsp__sass_branch_targets_threads_divergent.sum */
-    CURED_MODEL_CTR_BARRIERS,            /* sass__inst_executed_per_opcode, BAR */
-    CURED_MODEL_CTR_SHUFFLES,            /* sass__inst_executed_per_opcode, SHFL */
-    CURED_MODEL_CTR_VOTES,               /* sass__inst_executed_per_opcode, VOTE */
+    CURED_MODEL_CTR_BRANCHES,            /* model__ptx_inst_executed_op_bra */
+    CURED_MODEL_CTR_DIVERGENT_BRANCHES,  /* model__ptx_branches_divergent */
+    CURED_MODEL_CTR_BRANCH_TARGETS,      /* smsp__sass_branch_targets.sum (SASS only) */
+    CURED_MODEL_CTR_BRANCH_DIVERGENT,    /* smsp__sass_branch_targets_threads_divergent.sum */
+    CURED_MODEL_CTR_BRANCH_UNIFORM,      /* smsp__sass_branch_targets_threads_uniform.sum */
+    CURED_MODEL_CTR_BARRIERS,            /* sass__inst_executed_per_opcode [BAR] */
+    CURED_MODEL_CTR_SHUFFLES,            /* sass__inst_executed_per_opcode [SHFL] */
+    CURED_MODEL_CTR_VOTES,               /* sass__inst_executed_per_opcode [VOTE] */
     CURED_MODEL_CTR_COUNT
 } cured_model_counter;
 
 /* What a counter is: `key` is a short snake_case name for tables and for
- * code ("shared_ld_wavefronts"), `metric` the Nsight Compute metric name,
- * `what` one line of meaning. */
+ * code ("shared_ld_wavefronts"), `metric` the name it is printed under (an
+ * Nsight Compute metric, or model__... for the model's own), `what` one
+ * line of meaning. `ncu` is 1 when `metric` is Nsight Compute's and the
+ * model derives it as ncu counts it (from the SASS where the counters
+ * have it), 0 for the model's own; `needs_sass` is 1 for a counter that
+ * only the SASS can give (it is not counted, and printed as "-", without
+ * SASS facts). */
 typedef struct cured_model_counter_info {
     const char *key;
     const char *metric;
     const char *what;
+    int ncu;
+    int needs_sass;
 } cured_model_counter_info;
 
 /* The description of counter `id`, or NULL when id is out of range. */
@@ -668,6 +684,14 @@ typedef struct cured_model_sass_note {
 
 #define CURED_MODEL_SASS_MAX_NOTES 64
 
+/* Which SASS-level counts the matcher could not prove exact (the SASS is
+ * not the PTX's shape there: a loop ptxas unrolled, an access it
+ * duplicated, a branch it made); those counts follow the PTX. */
+#define CURED_MODEL_SASS_INEXACT_MEMORY 1u   /* memory instructions and
+                                                their wavefronts, sectors */
+#define CURED_MODEL_SASS_INEXACT_BRANCHES 2u /* smsp__sass_branch_targets* */
+#define CURED_MODEL_SASS_INEXACT_OPCODES 4u  /* BAR, SHFL, VOTE */
+
 /* What one match of a kernel's SASS with its PTX did (the model's SASS
  * matcher; cured_model_sass_source_apply in cured_model_host.h). */
 typedef struct cured_model_sass_summary {
@@ -678,6 +702,10 @@ typedef struct cured_model_sass_summary {
     int reshaped;               /* of them: merged, folded, split, narrowed */
     int removed_branches;       /* PTX branches ptxas removed */
     int skip_lists;             /* of them: with a skip list */
+    unsigned inexact;           /* CURED_MODEL_SASS_INEXACT_* bits: the
+                                   counts the SASS does not let the model
+                                   derive exactly in some function matched
+                                   (the notes say where and why) */
     cured_model_sass_note *notes;     /* at most CURED_MODEL_SASS_MAX_NOTES */
     int nnotes;
     int notes_left_out;         /* notes past the cap */

@@ -14,7 +14,9 @@
  *          cured_model_launch_bytes/_plan_bytes/_host_memory_free/
  *          _memory_fits (whether a run fits in host memory),
  *          cured_model_catalogue_launch (a catalogue kernel's first launch),
- *          cured_model_plan_* (a catalogue kernel's whole launch plan)
+ *          cured_model_plan_* (a catalogue kernel's whole launch plan),
+ *          cured_model_ncu_report (Nsight Compute's CSV, read) and
+ *          cured_model_ncu_compare (the model's counts beside it)
  *
  * Built on include/cured_model.h (modules, memory, launches, observers)
  * and include/cured.h (the catalogue, its plans, device presets). Every
@@ -494,6 +496,114 @@ int cured_model_plan_run_watched(const cured_model_module *m, int kernel,
 
 /* Frees r's findings (the run's and each launch's). Can't fail. */
 void cured_model_plan_result_clear(cured_model_plan_result *r);
+
+/* ------------------------------------------------- Nsight Compute's CSV */
+
+/* One metric value Nsight Compute reported. A metric may appear more than
+ * once for one kernel: several runs of one launch (each value counts). */
+typedef struct cured_model_ncu_value {
+    char metric[128];            /* "smsp__inst_executed_op_shared_ld.sum";
+                                    an instance of an opcode-instanced metric
+                                    is "NAME [OPCODE]" */
+    double value;                /* in the metric's base unit */
+} cured_model_ncu_value;
+
+/* One profiled kernel launch of the CSV. */
+typedef struct cured_model_ncu_kernel {
+    char id[24];                 /* ncu's ID column */
+    char name[512];              /* its Kernel Name column */
+    cured_model_dim3 grid, block; /* Grid Size, Block Size; 0 when absent */
+    cured_model_ncu_value *values;
+    int nvalues;
+} cured_model_ncu_kernel;
+
+typedef struct cured_model_ncu_report {
+    cured_model_ncu_kernel *kernels;
+    int nkernels;
+} cured_model_ncu_report;
+
+/* Reads the CSV `ncu --csv` prints (text[0..len)): the raw page
+ * (`--page raw`: a header of metric names, a row of units, one row per
+ * kernel) or the details page (the default: one row per metric, with
+ * "Metric Name", "Metric Unit" and "Metric Value" columns). Lines that are
+ * not CSV rows (ncu's ==PROF== log) are skipped; numbers may carry
+ * thousands separators ("3,072"); a value in a scaled unit (Kinst, M...)
+ * is scaled back; an opcode-instanced value ("BAR: 8; SHFL: 40", as
+ * --print-metric-instances details prints them) becomes one value per
+ * opcode. Fills *r (cured_model_ncu_report_free frees it). Returns 0, or
+ * -1 with one line in err ("line 3: unterminated quote", "no kernel rows:
+ * not the CSV of ncu --csv") for text that is not such a CSV. */
+int cured_model_ncu_report_parse(const char *text, size_t len, cured_model_ncu_report *r,
+                                 char *err, size_t cap);
+
+/* Frees the report's kernels and values and empties it. Can't fail. */
+void cured_model_ncu_report_free(cured_model_ncu_report *r);
+
+/* The values of `metric` for kernel k: their count, and their least and
+ * greatest in *lo and *hi (untouched when there is none). */
+int cured_model_ncu_values(const cured_model_ncu_kernel *k, const char *metric, double *lo,
+                           double *hi);
+
+/* The first kernel of r that is entry `entry` (its mangled name, or the
+ * base name in a demangled Kernel Name) launched with grid and block (a
+ * kernel without shape columns matches any), or -1. *named, when not
+ * NULL, gets the number of kernels with the name whatever their shape. */
+int cured_model_ncu_find(const cured_model_ncu_report *r, const char *entry,
+                         cured_model_dim3 grid, cured_model_dim3 block, int *named);
+
+/* What the comparison of one metric found. */
+typedef enum cured_model_ncu_verdict {
+    CURED_MODEL_NCU_EQUAL = 0,   /* ncu's value (every run's) is the model's */
+    CURED_MODEL_NCU_KNOWN,       /* they differ for a reason the model knows
+                                    (`reason`) */
+    CURED_MODEL_NCU_DIFFERENT,   /* they differ and the model knows no reason */
+    CURED_MODEL_NCU_NOT_MEASURED,/* the CSV has no value of the metric */
+    CURED_MODEL_NCU_OWN          /* a count of the model's own (PTX), shown
+                                    beside ncu's nearest metric, not compared */
+} cured_model_ncu_verdict;
+
+/* One row of the comparison. */
+typedef struct cured_model_ncu_row {
+    cured_model_counter counter;
+    const char *metric;          /* the model's name for it */
+    const char *ncu_metric;      /* the metric looked up in the CSV */
+    uint64_t model;
+    int model_counted;           /* 0: the model cannot count it here (a
+                                    SASS-only count without SASS) */
+    int ncu_runs;                /* values the CSV has for it (0: none) */
+    double ncu_lo, ncu_hi;       /* their range */
+    cured_model_ncu_verdict verdict;
+    char reason[240];            /* for KNOWN and OWN: why */
+} cured_model_ncu_row;
+
+/* Compares counters c (one launch; `blocks` its grid's blocks) with kernel
+ * k of an ncu report: one row per counter, in cured_model_counter order,
+ * into rows[0 .. CURED_MODEL_CTR_COUNT). `inexact` holds the
+ * CURED_MODEL_SASS_INEXACT_* bits of the SASS match (0 when the counters
+ * follow no SASS). A difference is KNOWN when: the counters follow no SASS
+ * (a count the SASS would change), the match marked the metric's class
+ * inexact, ncu's own runs differ and the model is within their range, or
+ * ncu's extra shared wavefronts are exactly its bank conflicts where the
+ * model counts none in a grid of several blocks (arbitration among warps
+ * in flight, docs/model.md "What stays unmatched"). Returns the number of
+ * rows. Can't fail. */
+int cured_model_ncu_compare(const cured_model_counters *c, unsigned inexact, uint64_t blocks,
+                            const cured_model_ncu_kernel *k, cured_model_ncu_row *rows);
+
+/* The metric an ncu CSV holds for counter id: its own Nsight Compute name,
+ * or for a count of the model's own the ncu metric nearest to it
+ * (smsp__inst_executed.sum beside model__ptx_inst_executed), NULL when
+ * there is none. What `cured model --ncu-metrics` lists for --metrics. */
+const char *cured_model_ncu_metric_of(cured_model_counter id);
+
+/* "equal", "known", "DIFFERENT", "not measured", "model's own". */
+const char *cured_model_ncu_verdict_name(cured_model_ncu_verdict v);
+
+/* Prints the rows as a table (metric, model, ncu, difference, verdict and
+ * reason) and a last line of counts; or, with json, one JSON object
+ * {"rows": [...], "equal": N, "known": N, "different": N, ...} without a
+ * trailing newline. Returns the number of DIFFERENT rows. */
+int cured_model_ncu_print(FILE *out, const cured_model_ncu_row *rows, int n, int json);
 
 #ifdef __cplusplus
 }

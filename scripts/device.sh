@@ -10,8 +10,11 @@
 #          (the GPU machine has no cmocka; the CPU tests run in CI), make -k
 #   check  scripts/gpu-check.sh   (GPU ctests, compute-sanitizer on every kernel)
 #   bench  scripts/gpu-bench.sh   (cured bench 2^10..2^30 f32, 2^26 summary)
-#   model  scripts/gpu-model-check.sh (the model's counters against ncu)
-#   fidelity scripts/gpu-fidelity.sh (ncu's truth for the fidelity set)
+#   fidelity scripts/gpu-fidelity.sh: Nsight Compute's truth for the catalogue
+#          and the fidelity set (every metric the model names, per-opcode
+#          counts, two runs) and the model against it (cured model
+#          --compare-ncu), a table per metric class last; `model` is the
+#          same stage (run once when both are named)
 #   reduce scripts/gpu-reduce.sh (cured_reduce: GPU tests, sanitizer, the
 #          price of exactness; not in the default list: name it)
 #   bench-api scripts/gpu-bench-api.sh (cured_reduce's GPU tests without
@@ -21,7 +24,7 @@
 #   tour   build/cured tour (the main job, GPU part included)
 #
 # $OUT keeps summary.txt, check.log, bench-summary.log, bench.csv,
-# model.log, fidelity.txt, fidelity.tar.gz, reduce.log, bench-api.log,
+# fidelity.txt, fidelity.tar.gz, reduce.log, bench-api.log,
 # bench-api.csv, bench-api.json, bench-api.svg and logs.tar.gz (everything:
 # build log, bench progress and JSON, sanitizer logs, the tour), those the
 # stages run made: the device returns at most 8 files, so name few stages
@@ -92,13 +95,11 @@ for s in "${stages[@]}"; do
     build) run_stage build "$out/build.log" 300 build_stage ;;
     check) run_stage check "$out/check.log" 240 scripts/gpu-check.sh ;;
     bench) run_stage bench "$out/bench-summary.log" 330 scripts/gpu-bench.sh ;;
-    model)
-      if [ -x scripts/gpu-model-check.sh ]; then
-        run_stage model "$out/model.log" 240 scripts/gpu-model-check.sh
-      else
-        printf '%-6s %-28s %5d\n' model "skipped: no script" 0 >> "$summary"
+    model|fidelity)
+      if [ -z "${fidelity_ran:-}" ]; then
+        fidelity_ran=1
+        run_stage fidelity "$out/fidelity.log" 330 scripts/gpu-fidelity.sh
       fi ;;
-    fidelity) run_stage fidelity "$out/fidelity.log" 300 scripts/gpu-fidelity.sh ;;
     tour) run_stage tour "$out/tour.log" 120 build/cured tour ;;
     reduce) run_stage reduce "$out/reduce.log" 420 scripts/gpu-reduce.sh ;;
     bench-api) run_stage bench-api "$out/bench-api.log" 500 scripts/gpu-bench-api.sh ;;
@@ -109,7 +110,7 @@ done
 # files beside it, since the device returns at most 8.
 tar -C "$out" -czf /tmp/cured-logs.tar.gz . 2>/dev/null && mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
 find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
-  ! -name check.log ! -name bench.csv ! -name model.log ! -name fidelity.txt \
+  ! -name check.log ! -name bench.csv ! -name fidelity.txt \
   ! -name bench-summary.log ! -name fidelity.tar.gz ! -name reduce.log \
   ! -name bench-api.log ! -name bench-api.csv ! -name bench-api.json ! -name bench-api.svg \
   -exec rm -rf {} + 2>/dev/null
@@ -135,6 +136,11 @@ find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
   echo
   echo "== bench at 2^26 (tail) =="
   [ -f "$out/bench-summary.log" ] && tail -n 30 "$out/bench-summary.log"
+  if [ -f "$out/fidelity.txt" ]; then
+    echo
+    echo "== the model against ncu (fidelity.txt, tail) =="
+    tail -n 24 "$out/fidelity.txt"
+  fi
   echo
   echo "== device.sh summary ($((SECONDS - t_start)) s) =="
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'

@@ -1,25 +1,33 @@
 #!/usr/bin/env python3
-"""model_vs_ncu.py - compares the model's counters with Nsight Compute's.
+"""model_vs_ncu.py - Nsight Compute's truth for the model, and the model
+against it (used by scripts/gpu-fidelity.sh on the GPU machine).
 
-    model_vs_ncu.py grid FILE.ncu.csv     prints the profiled launch's grid
-    model_vs_ncu.py stores FILE.ncu.csv   prints "wavefronts/conflicts" of its
-                                          shared stores
-    model_vs_ncu.py same-sass RAN MODEL   checks that the SASS the GPU ran
-                                          (`cuobjdump -sass` of the test binary)
-                                          is the SASS the model counted by (the
-                                          build's src/model/catalogue/catalogue.sass):
-                                          per kernel, every instruction's guard
-                                          and mnemonic; exit 1 on a difference
-    model_vs_ncu.py table DIR             the comparison table for every
-                                          <kernel>.n<N>.b<B>.{ncu.csv,model.json}
-                                          pair in DIR; exit 1 on a difference
-                                          the model does not explain
-
-Used by scripts/gpu-model-check.sh on the GPU machine. The table says, per
-kernel and shape, whether the model's memory counts followed the kernel's
-SASS ("sass" in `cured model --json`) or were PTX-level.
-
-One difference is known and named, not hidden: see KNOWN below.
+    model_vs_ncu.py same-sass RAN MODEL
+        checks that the SASS the GPU ran is the SASS the model counted by:
+        per kernel, every instruction's guard and mnemonic (labels aside);
+        exit 1 on a difference
+    model_vs_ncu.py opcodes REPORT.ncu-rep
+        prints, as CSV rows `index,kernel,metric,value`, every instance of
+        the report's opcode-instanced metrics (sass__inst_executed_per_opcode
+        ...: one row per opcode, metric "NAME [OPCODE]"), read with Nsight
+        Compute's Python report interface (ncu_report, on PYTHONPATH)
+    model_vs_ncu.py split CASES RUN1.csv [RUN2.csv ...] [--opcodes OPC...]
+                          [--logs LOG...] OUTDIR
+        CASES is the file launch_ptx --cases ran (`NAME OPTIONS...`); RUNk.csv
+        what `ncu --import --csv --page raw` printed for run k, OPC what
+        `opcodes` printed for it, LOG what the run printed (launch_ptx's
+        `== NAME` before each case, ncu's `==PROF== Profiling ... - ID`):
+        which kernel is which case (without logs, kernel i is line i).
+        Writes OUTDIR/NAME.csv per case (ncu's raw layout: a header, a units
+        row, one row per run, every row ID 0, the per-opcode values as
+        columns "NAME [OPCODE]": what `cured model --compare-ncu` reads) and
+        OUTDIR/ncu.csv (`case,run,metric,value` for every case, run and
+        metric: docs/data/fidelity-*/ncu.csv's layout, which
+        tests/model/fidelity/test_fidelity.c reads)
+    model_vs_ncu.py summary DIR
+        reads DIR/*.json (`cured model ... --compare-ncu CSV --json`, one per
+        case) and prints per metric class how many values are equal, known
+        and different, then every different one; exit 1 when one differs
 """
 import csv
 import glob
@@ -29,149 +37,11 @@ import os
 import re
 import sys
 
-# (short name, ncu metric, model counter) compared for equality.
-COMPARED = [
-    ("sh.ld inst", "smsp__inst_executed_op_shared_ld.sum"),
-    ("sh.st inst", "smsp__inst_executed_op_shared_st.sum"),
-    ("ld wavefr", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
-    ("st wavefr", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
-    ("ld confl", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
-    ("st confl", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-    ("g.ld sect", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-    ("g.st sect", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
-    ("g.ld req", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
-    ("g.ld inst", "smsp__inst_executed_op_global_ld.sum"),
-    ("g.st inst", "smsp__inst_executed_op_global_st.sum"),
-]
-
-# The line the model cannot match, and why (docs/model.md, "What stays
-# unmatched"): in the kernels that sum a block through block_sum
-# (src/kernels/block.cuh), lane 0 of each warp stores its warp's sum,
-# `warp_sums[warp] = v`, one word per warp, no two lanes, no bank conflict
-# in the access pattern. With one block ncu agrees; with hundreds of blocks
-# sharing the multiprocessors ncu counts a few per cent more shared-store
-# wavefronts and reports every extra one as a bank conflict (single_pass:
-# a couple on loads too). Nothing in the addresses predicts them, so the
-# model counts the access's own wavefronts. A difference is taken as this
-# one only when all of these hold: the kernel is one of these, the grid
-# has more than one block, the counter is a shared wavefront or conflict
-# count, the model counts no conflict for that operation, and ncu's extra
-# wavefronts are exactly its conflicts.
-KNOWN = {
-    "kernels": ("shuffle", "shuffle_wide", "two_pass", "atomic", "single_pass"),
-    "why": "shared-memory arbitration among warps in flight, varies run to run (block_sum's one-lane "
-           "warp_sums store): not in the access pattern",
-}
-SHARED_PAIRS = {
-    "ld": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
-    "st": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-}
+INFO = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+        "Stream", "Block Size", "Grid Size", "Device", "CC"]
 
 
-def read_ncu(path):
-    """The first profiled launch's metrics as {name: string value}."""
-    with open(path, errors="replace") as f:
-        lines = [l for l in f if l.startswith('"')]
-    if len(lines) < 2:
-        return None
-    rows = list(csv.reader(io.StringIO("".join(lines))))
-    header, data = rows[0], rows[1:]
-    # --page raw: a units row follows the header
-    for row in data:
-        if row and row[0] not in ("", "ID") and not row[0].startswith("("):
-            try:
-                int(row[0])
-            except ValueError:
-                continue
-            return dict(zip(header, row))
-    return None
-
-
-def number(text):
-    text = (text or "").replace(",", "").strip()
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def grid_of(path):
-    m = read_ncu(path)
-    if not m:
-        return ""
-    g = m.get("launch__grid_size", "")
-    b = number(m.get("launch__block_size"))
-    g = number(g)
-    return "" if g is None or b is None else str(int(g))
-
-
-def known_difference(kernel, grid, metric, model, ncu):
-    """True when metric's difference is the KNOWN one (see above)."""
-    if kernel not in KNOWN["kernels"] or grid is None or grid <= 1:
-        return False
-    for wf, cf in SHARED_PAIRS.values():
-        if metric not in (wf, cf):
-            continue
-        m_wf, m_cf = model.get(wf), model.get(cf)
-        n_wf, n_cf = number(ncu.get(wf)), number(ncu.get(cf))
-        if None in (m_wf, m_cf, n_wf, n_cf) or m_cf != 0:
-            return False
-        return n_wf - m_wf == n_cf > 0
-    return False
-
-
-def sass_of(doc):
-    """'sass' when the model's counts followed the SASS, else why not."""
-    sass = doc.get("sass") or {}
-    if sass.get("used"):
-        return "sass"
-    return "PTX-level (%s)" % (sass.get("missing") or "no sass in the JSON")
-
-
-def table(directory):
-    pairs = sorted(glob.glob(os.path.join(directory, "*.ncu.csv")))
-    differ = known = compared = 0
-    print("%-28s %-10s %10s %10s  %s" % ("kernel / shape", "counter", "model", "ncu", ""))
-    for path in pairs:
-        tag = os.path.basename(path)[: -len(".ncu.csv")]
-        kernel = tag.split(".n")[0]
-        ncu = read_ncu(path)
-        try:
-            with open(os.path.join(directory, tag + ".model.json")) as f:
-                doc = json.load(f)
-            model = doc["counters"]["totals"]
-        except (OSError, ValueError, KeyError):
-            doc = model = None
-        if ncu is None or model is None:
-            print("%-28s %s" % (tag, "no ncu result" if ncu is None else "no model result"))
-            differ += 1
-            continue
-        print("%-28s model counts: %s" % (tag, sass_of(doc)))
-        grid = number(ncu.get("launch__grid_size"))
-        for short, metric in COMPARED:
-            a = model.get(metric)
-            b = number(ncu.get(metric))
-            if b is None:
-                print("%-28s %-10s %10s %10s  ncu lacks the metric" % (tag, short, a, "-"))
-                continue
-            compared += 1
-            if a is not None and float(a) == b:
-                verdict = "equal"
-            elif known_difference(kernel, grid, metric, model, ncu):
-                verdict = "KNOWN (see below)"
-                known += 1
-            else:
-                verdict = "DIFFERENT"
-                differ += 1
-            print("%-28s %-10s %10s %10d  %s" % (tag, short, a, b, verdict))
-    print("\nmodel vs ncu: %d values compared, %d equal, %d known, %d different"
-          % (compared, compared - known - differ, known, differ))
-    if known:
-        print("known: %s (docs/model.md, \"What stays unmatched\")" % KNOWN["why"])
-    return 1 if differ else 0
-
+# ------------------------------------------------------------------ same-sass
 
 def sass_functions(path):
     """{kernel: [guard and mnemonic of each instruction]} from cuobjdump or
@@ -215,20 +85,245 @@ def same_sass(ran_path, model_path):
     return 1 if differ or not common else 0
 
 
+# -------------------------------------------------------------------- opcodes
+
+def instance_value(metric, i):
+    for get in ("value", "as_uint64", "as_double"):
+        f = getattr(metric, get, None)
+        if f is not None:
+            try:
+                return f(i)
+            except TypeError:
+                continue
+    return None
+
+
+def instance_name(ids, i):
+    for get in ("value", "as_string"):
+        f = getattr(ids, get, None)
+        if f is not None:
+            try:
+                return str(f(i))
+            except TypeError:
+                continue
+    return None
+
+
+def opcodes(report_path):
+    import ncu_report  # Nsight Compute's extras/python, on PYTHONPATH
+    ctx = ncu_report.load_report(report_path)
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["index", "kernel", "metric", "value"])
+    index = 0
+    for r in range(ctx.num_ranges()):
+        rng = ctx.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            act = rng.action_by_idx(a)
+            for name in act.metric_names():
+                if "opcode" not in name:
+                    continue
+                m = act.metric_by_name(name)
+                n = m.num_instances() if m is not None else 0
+                if n == 0:
+                    continue
+                ids = m.correlation_ids()
+                for i in range(n):
+                    op, v = instance_name(ids, i), instance_value(m, i)
+                    if op is not None and v is not None:
+                        out.writerow([index, act.name(), "%s [%s]" % (name, op), v])
+            index += 1
+    return 0
+
+
+# ---------------------------------------------------------------------- split
+
+def read_raw(path):
+    """The kernel rows of `ncu --csv --page raw`: (header, units, rows)."""
+    with open(path, errors="replace") as f:
+        lines = [l for l in f if l.startswith('"')]
+    rows = list(csv.reader(io.StringIO("".join(lines))))
+    if not rows:
+        return [], [], []
+    header = rows[0]
+    units = rows[1] if len(rows) > 1 and rows[1] and not rows[1][0].isdigit() else []
+    data = [r for r in rows[1:] if r and r[0].isdigit()]
+    return header, units, data
+
+
+def read_opcodes(path):
+    """{kernel index: {metric [OPCODE]: value}}."""
+    out = {}
+    if not path or not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            out.setdefault(int(r["index"]), {})[r["metric"]] = r["value"]
+    return out
+
+
+def read_cases(path):
+    names = []
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if words and not words[0].startswith("#"):
+                names.append(words[0])
+    return names
+
+
+def kernels_of_cases(log_path, cases):
+    """{case index: ncu kernel ID} from a run's log, where launch_ptx printed
+    `== NAME` before each case and ncu `==PROF== Profiling "K" - ID: ...`
+    for each kernel it profiled; a case that failed has none."""
+    index = {name: i for i, name in enumerate(cases)}
+    out, current = {}, None
+    with open(log_path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"== (\S+)\s*$", line)
+            if m:
+                current = index.get(m.group(1))
+                continue
+            m = re.search(r'==PROF== Profiling ".*" - (\d+):', line)
+            if m and current is not None and current not in out:
+                out[current] = int(m.group(1))
+    return out
+
+
+def split(argv):
+    groups, key = {"runs": []}, "runs"
+    for a in argv[1:-1]:
+        if a in ("--opcodes", "--logs"):
+            key = a[2:]
+            groups[key] = []
+        else:
+            groups[key].append(a)
+    runs, opc, logs, outdir = (groups["runs"], groups.get("opcodes", []),
+                               groups.get("logs", []), argv[-1])
+    cases = read_cases(argv[0])
+    os.makedirs(outdir, exist_ok=True)
+    per_run = [read_raw(p) for p in runs]
+    per_opc = [read_opcodes(opc[i]) if i < len(opc) else {} for i in range(len(runs))]
+    # which kernel of each run is which case: by the logs, else by order
+    ids = []
+    for i in range(len(runs)):
+        m = kernels_of_cases(logs[i], cases) if i < len(logs) else {}
+        if not m:
+            if i < len(logs):
+                print("split: run %d: no case in its log: kernels taken in order" % (i + 1))
+            m = {c: c for c in range(len(cases))}
+        ids.append(m)
+    long_rows = []
+    problems = 0
+    for ci, case in enumerate(cases):
+        header, units, rows = None, None, []
+        extra = sorted({m for r, o in enumerate(per_opc) if ci in ids[r]
+                        for m in o.get(ids[r][ci], {})})
+        for run, (h, u, data) in enumerate(per_run):
+            k = ids[run].get(ci)
+            byid = {int(r[0]): r for r in data}
+            if k is None or k not in byid:
+                print("split: %s: run %d profiled no kernel of it" % (case, run + 1))
+                problems += 1
+                continue
+            row = dict(zip(h, byid[k]))
+            if header is None:
+                header = [c for c in h]
+                units = dict(zip(h, u)) if u else {}
+            opv = per_opc[run].get(k, {})
+            rows.append((run + 1, row, opv))
+            for m in h:
+                if m not in INFO:
+                    long_rows.append((case, "run%d" % (run + 1), m, row.get(m, "")))
+            for m, v in opv.items():
+                long_rows.append((case, "run%d" % (run + 1), m, v))
+        if header is None:
+            continue
+        cols = header + extra
+        with open(os.path.join(outdir, case + ".csv"), "w") as f:
+            w = csv.writer(f, quoting=csv.QUOTE_ALL, lineterminator="\n")
+            w.writerow(cols)
+            w.writerow([units.get(c, "") if c not in extra else "inst" for c in cols])
+            for _, row, opv in rows:
+                vals = [row.get(c, "") for c in header] + [opv.get(c, "0") for c in extra]
+                vals[0] = "0"           # every run is the same launch
+                w.writerow(vals)
+    with open(os.path.join(outdir, "ncu.csv"), "w") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["case", "run", "metric", "value"])
+        for r in sorted(long_rows):
+            w.writerow(r)
+    print("split: %d cases, %d runs, %d values%s" %
+          (len(cases), len(runs), len(long_rows),
+           ", %d problems" % problems if problems else ""))
+    return 1 if problems else 0
+
+
+# -------------------------------------------------------------------- summary
+
+CLASSES = [
+    ("shared instructions", r"smsp__inst_executed_op_shared"),
+    ("shared wavefronts/conflicts", r"l1tex__data_(pipe|bank)"),
+    ("global/local instructions", r"smsp__inst_executed_op_(global|generic|local)"),
+    ("global requests/sectors", r"l1tex__t_(requests|sectors)"),
+    ("branch targets", r"smsp__sass_branch_targets"),
+    ("BAR/SHFL/VOTE", r"sass__inst_executed_per_opcode"),
+]
+
+
+def class_of(metric):
+    for name, pattern in CLASSES:
+        if re.match(pattern, metric):
+            return name
+    return "other"
+
+
+def summary(directory):
+    counts = {}
+    different, missing = [], []
+    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
+        case = os.path.basename(path)[:-5]
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+            rows = doc["ncu_compare"]["comparison"]["rows"]
+        except (OSError, ValueError, KeyError, TypeError):
+            missing.append(case)
+            continue
+        for r in rows:
+            v = r["verdict"]
+            if v in ("model's own", "not measured"):
+                continue
+            c = counts.setdefault(class_of(r["metric"]), {"equal": 0, "known": 0,
+                                                          "DIFFERENT": 0})
+            c[v] += 1
+            if v == "DIFFERENT":
+                different.append("%s: %s: model %s, ncu %s" %
+                                 (case, r["metric"], r["model"], r["ncu"]))
+    print("%-30s %7s %7s %9s" % ("metric class", "equal", "known", "different"))
+    total = {"equal": 0, "known": 0, "DIFFERENT": 0}
+    for name, _ in CLASSES + [("other", "")]:
+        if name in counts:
+            c = counts[name]
+            print("%-30s %7d %7d %9d" % (name, c["equal"], c["known"], c["DIFFERENT"]))
+            for k in total:
+                total[k] += c[k]
+    print("%-30s %7d %7d %9d" % ("all", total["equal"], total["known"], total["DIFFERENT"]))
+    for d in different:
+        print("different: " + d)
+    for m in missing:
+        print("no comparison: " + m)
+    return 1 if different or missing else 0
+
+
 def main(argv):
-    if len(argv) == 3 and argv[1] == "grid":
-        print(grid_of(argv[2]))
-        return 0
-    if len(argv) == 3 and argv[1] == "stores":
-        m = read_ncu(argv[2]) or {}
-        wf = number(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"))
-        cf = number(m.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"))
-        print("%s/%s" % ("-" if wf is None else int(wf), "-" if cf is None else int(cf)))
-        return 0
     if len(argv) == 4 and argv[1] == "same-sass":
         return same_sass(argv[2], argv[3])
-    if len(argv) == 3 and argv[1] == "table":
-        return table(argv[2])
+    if len(argv) == 3 and argv[1] == "opcodes":
+        return opcodes(argv[2])
+    if len(argv) >= 5 and argv[1] == "split":
+        return split(argv[2:])
+    if len(argv) == 3 and argv[1] == "summary":
+        return summary(argv[2])
     sys.stderr.write(__doc__)
     return 2
 

@@ -18,6 +18,7 @@
 #include "cured_model.h"
 #include "cured_model_host.h"
 #include "json_out.h"
+#include "model_compare.h"
 #include "model_memory.h"
 #include "model_options.h"
 #include "model_notes.h"
@@ -46,6 +47,8 @@ typedef struct model_run_state {
     cured_model_checks *checks;
     cured_model_findings check_findings;
     cured_model_result result;
+    cured_model_ncu_report ncu;            /* --compare-ncu only */
+    int ncu_kernel;                        /* its kernel of this launch */
 } model_run_state;
 
 static void run_free(model_run_state *r)
@@ -59,6 +62,7 @@ static void run_free(model_run_state *r)
     cured_model_memory_free(r->memory);
     cured_model_sass_source_free(&r->sass);
     cured_model_source_free(&r->src);
+    cured_model_ncu_report_free(&r->ncu);
 }
 
 /* The index of the entry to run: --entry NAME, else the module's only
@@ -197,6 +201,19 @@ static int write_outputs(const cli_model_options *o, const model_run_state *r)
     return 0;
 }
 
+/* The comparison with ncu's CSV (--compare-ncu), as text or JSON.
+ * Returns the values that differ without a known reason, or -1 after a
+ * line on stderr (the CSV has none of the model's metrics). */
+static int print_compare(const cli_model_options *o, const model_run_state *r, int json)
+{
+    int different = 0;
+    if (cli_model_compare_report(stdout, o->compare_ncu, &r->ncu, r->ncu_kernel, &r->launch,
+                                 r->counters, r->sass.applied ? r->sass.summary.inexact : 0,
+                                 json, &different) != 0)
+        return -1;
+    return different;
+}
+
 /* The text report: launch line, counters, findings, buffers. */
 static void print_text(const cli_model_options *o, const model_run_state *r,
                        const cured_model_arg *specs, int nspecs)
@@ -215,6 +232,8 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
     putchar('\n');
     cured_model_counters_print_table(stdout, r->counters, CURED_MODEL_BY_SOURCE, r->src.text,
                                      r->src.len);
+    if (o->compare_ncu)
+        print_compare(o, r, 0);
     if (r->steps) {
         const char *name = o->kernel ? o->kernel : r->entry;
         const cured_model_step_view *views[1] = {r->steps};
@@ -269,6 +288,10 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
     cured_model_counters_write_json(stdout, r->counters);
     printf(",\n  \"sass\": ");
     cured_model_sass_source_json(stdout, &r->sass, r->src.module);
+    if (o->compare_ncu) {
+        printf(",\n  \"ncu_compare\": ");
+        print_compare(o, r, 1);
+    }
     if (r->steps) {
         const char *name = o->kernel ? o->kernel : r->entry;
         const cured_model_step_view *views[1] = {r->steps};
@@ -326,6 +349,11 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     if (o->have_shared)
         r->launch.dynamic_shared_bytes = o->shared;
     if ((rc = check_outputs(o, specs, nspecs)) != 0)
+        return rc;
+    if (o->compare_ncu &&
+        ((rc = cli_model_compare_load(o->compare_ncu, &r->ncu)) != 0 ||
+         (rc = cli_model_compare_find(o->compare_ncu, &r->ncu, r->entry, &r->launch,
+                                      &r->ncu_kernel)) != 0))
         return rc;
     if ((rc = cli_model_check_memory(cured_model_launch_bytes(r->src.module, r->function,
                                                               specs, nspecs, r->launch.block,
@@ -385,6 +413,27 @@ static int run_model(const cli_model_options *o, model_run_state *r)
     if ((rc = write_outputs(o, r)) != 0)
         return rc;
     int status = run_status(o, r);
+    if (o->compare_ncu) {
+        /* the comparison's verdict, counted once before printing: a CSV
+           with none of the model's metrics is bad input */
+        cured_model_ncu_row rows[CURED_MODEL_CTR_COUNT];
+        int n = cured_model_ncu_compare(r->counters,
+                                        r->sass.applied ? r->sass.summary.inexact : 0,
+                                        (uint64_t)l->grid.x * l->grid.y * l->grid.z,
+                                        &r->ncu.kernels[r->ncu_kernel], rows);
+        int measured = 0, differ = 0;
+        for (int i = 0; i < n; i++) {
+            measured += rows[i].verdict != CURED_MODEL_NCU_NOT_MEASURED &&
+                        rows[i].verdict != CURED_MODEL_NCU_OWN;
+            differ += rows[i].verdict == CURED_MODEL_NCU_DIFFERENT;
+        }
+        if (measured == 0) {
+            print_compare(o, r, o->json);   /* says why, prints nothing else */
+            return 2;
+        }
+        if (differ > 0 && status == 0)
+            status = 1;
+    }
     if (o->json)
         print_json(o, r, specs, nspecs, status);
     else
@@ -396,6 +445,10 @@ int cmd_model(int argc, char **argv)
 {
     cli_model_options o;
     char err[512];
+    if (argc == 2 && strcmp(argv[1], "--ncu-metrics") == 0) {
+        cli_model_ncu_metrics(stdout);      /* for ncu --metrics */
+        return 0;
+    }
     int parsed = cli_model_parse_options(argc, argv, &o, err, sizeof err);
     if (parsed == CLI_MODEL_PARSE_HELP) {
         cli_model_usage(stdout);

@@ -147,16 +147,23 @@ static void print_text(const lesson_run runs[VERSIONS], const cured_model_module
                sass->missing);
     printf("\n| version |");
     for (int c = 0; c < HW_COLUMNS; c++)
-        printf(" %s |", hw_columns[c].head);
+        printf(" %s |", hw_columns[c].id == CURED_MODEL_CTR_DIVERGENT_BRANCHES && !sass->applied
+                        ? "divergent PTX branches" : hw_columns[c].head);
     printf("\n|---|");
     for (int c = 0; c < HW_COLUMNS; c++)
         printf("---|");
     putchar('\n');
     for (int k = 0; k < VERSIONS; k++) {
         printf("| %s |", labels[k]);
-        for (int c = 0; c < HW_COLUMNS; c++)
+        for (int c = 0; c < HW_COLUMNS; c++) {
+            /* divergence as ncu counts it needs the SASS: which branches
+               ptxas kept; without it, the PTX's */
+            cured_model_counter id = hw_columns[c].id;
+            if (id == CURED_MODEL_CTR_DIVERGENT_BRANCHES && sass->applied)
+                id = CURED_MODEL_CTR_BRANCH_DIVERGENT;
             printf(" %llu |", (unsigned long long)cured_model_counters_total(
-                                  runs[k].counters, hw_columns[c].id));
+                                  runs[k].counters, id));
+        }
         putchar('\n');
     }
     const cured_model_counters *counters[VERSIONS];

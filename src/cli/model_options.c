@@ -17,6 +17,7 @@ void cli_model_usage(FILE *out)
 "usage: cured model KERNEL [--dtype T] [--n N] [--seed S] [--whole-plan] [options]\n"
 "       cured model --ptx FILE.ptx | --cu FILE.cu [--entry NAME] --arg SPEC... [options]\n"
 "       cured model --lesson-table [--json]\n"
+"       cured model --ncu-metrics\n"
 "\n"
 "Runs one kernel launch in the model (the PTX, executed warp by warp on the\n"
 "CPU) and prints its hardware counters, the checks' findings and buffers;\n"
@@ -77,6 +78,14 @@ void cli_model_usage(FILE *out)
 "  --json               everything as one JSON object (an error too:\n"
 "                       {\"error\": ..., \"exit_status\": 2}, and its line on stderr)\n"
 "  --strict             exit 1 on any finding, hazards too\n"
+"  --compare-ncu FILE   beside the counters, Nsight Compute's values for the\n"
+"                       same kernel and launch from FILE, the CSV of\n"
+"                       `ncu --csv [--page raw] --metrics ...` (docs/model.md,\n"
+"                       \"Against your own profile\"): per metric equal,\n"
+"                       known (with the reason) or DIFFERENT; exit 1 when a\n"
+"                       value differs without a reason\n"
+"  --ncu-metrics        alone: print the metrics --compare-ncu reads, for\n"
+"                       ncu --metrics\n"
 "  --lesson-table       the lesson's table: divergent, strided, sequential\n"
 "                       and shuffle on 64 values, one block of 64 threads;\n"
 "                       takes no other option but --json\n"
@@ -88,7 +97,8 @@ void cli_model_usage(FILE *out)
 "exit status: 0 ran with no error findings (hazards such as a race are\n"
 "reported, and the result called untrustworthy, but do not fail the run),\n"
 "1 error findings (any finding with --strict; with --whole-plan also a sum\n"
-"unlike its reference), 2 bad usage or input. docs/model.md has examples.\n\n",
+"unlike its reference; with --compare-ncu a value unlike ncu's without a\n"
+"known reason), 2 bad usage or input. docs/model.md has examples.\n\n",
             cured_model_default_arch(), CURED_MODEL_STEP_BUDGET_PER_UNIT,
             (unsigned long long)CURED_MODEL_STEP_BUDGET_FLOOR);
     cured_model_counters_print_legend(out);
@@ -141,7 +151,8 @@ static int parse_output(const char *text, int is_out, cli_model_output *o,
 enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
     OPT_STEPS, OPT_LESSON_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
-    OPT_WHOLE_PLAN, OPT_DEVICE, OPT_FORCE, OPT_ARCH, OPT_KEEP_PTX, OPT_VERBOSE
+    OPT_WHOLE_PLAN, OPT_DEVICE, OPT_FORCE, OPT_ARCH, OPT_KEEP_PTX, OPT_VERBOSE,
+    OPT_COMPARE_NCU
 };
 
 static const struct option options[] = {
@@ -170,6 +181,7 @@ static const struct option options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"compare-ncu", required_argument, NULL, OPT_COMPARE_NCU},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -283,6 +295,11 @@ static int check_mode(const cli_model_options *o, given_options *g, char *err,
     if (o->whole_plan && o->kernel == NULL) {
         snprintf(err, cap, "--whole-plan runs a catalogue KERNEL's launch plan, "
                  "not %s (see cured list)", o->ptx_path ? "--ptx" : "--cu");
+        return CLI_MODEL_PARSE_ERROR;
+    }
+    if (o->compare_ncu && o->whole_plan) {
+        snprintf(err, cap, "--compare-ncu compares one launch with its profile: "
+                 "not a --whole-plan (several launches summed)");
         return CLI_MODEL_PARSE_ERROR;
     }
     if (o->whole_plan && (which = first_not_allowed(g, whole)) != NULL) {
@@ -417,6 +434,7 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
         case OPT_JSON: o->json = 1; break;
         case OPT_STRICT: o->strict = 1; break;
         case OPT_FORCE: o->force = 1; break;
+        case OPT_COMPARE_NCU: o->compare_ncu = optarg; break;
         case 'h': return CLI_MODEL_PARSE_HELP;
         case ':':
             snprintf(err, cap, "%s needs a value", argv[optind - 1]);

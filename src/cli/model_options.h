@@ -64,6 +64,8 @@ typedef struct cli_model_options {
     int strict;
     int force;               /* --force: run even when the run's memory
                                 estimate is over what the machine has free */
+    const char *compare_ncu; /* --compare-ncu FILE: ncu's CSV of the same
+                                launch, compared with the counters */
 } cli_model_options;
 
 enum { CLI_MODEL_PARSE_OK = 0, CLI_MODEL_PARSE_HELP = 1, CLI_MODEL_PARSE_ERROR = -1 };

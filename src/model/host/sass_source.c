@@ -171,6 +171,23 @@ static const char *note_where(const cured_model_sass_note *n, const cured_model_
     return buf;
 }
 
+/* What the inexact bits say, for the `sass exact:` line: "every count
+ * under an ncu name" when none is set. */
+static const char *inexact_text(unsigned bits, char *buf, size_t cap)
+{
+    if (bits == 0)
+        return "every count under an ncu name";
+    snprintf(buf, cap, "all but %s%s%s%s%s (follow the PTX there; the notes say where)",
+             bits & CURED_MODEL_SASS_INEXACT_MEMORY ? "memory instructions" : "",
+             (bits & CURED_MODEL_SASS_INEXACT_MEMORY) &&
+                 (bits & ~CURED_MODEL_SASS_INEXACT_MEMORY) ? ", " : "",
+             bits & CURED_MODEL_SASS_INEXACT_BRANCHES ? "branch targets" : "",
+             (bits & CURED_MODEL_SASS_INEXACT_BRANCHES) &&
+                 (bits & CURED_MODEL_SASS_INEXACT_OPCODES) ? ", " : "",
+             bits & CURED_MODEL_SASS_INEXACT_OPCODES ? "BAR/SHFL/VOTE" : "");
+    return buf;
+}
+
 void cured_model_sass_source_print(FILE *out, const cured_model_sass_source *s, const cured_model_module *module)
 {
     const cured_model_sass_summary *r = &s->summary;
@@ -185,6 +202,8 @@ void cured_model_sass_source_print(FILE *out, const cured_model_sass_source *s, 
             "ptxas (%d with accesses warps still issue)\n", s->label,
             cured_model_sass_mode_name(r->mode), r->memory, r->predicated,
             r->reshaped, r->removed_branches, r->skip_lists);
+    char what[200];
+    fprintf(out, "sass exact: %s\n", inexact_text(r->inexact, what, sizeof what));
     for (int i = 0; i < r->nnotes; i++) {
         char where[128];
         fprintf(out, "sass note: PTX line %u%s: %s\n", r->notes[i].ptx_line,
@@ -212,8 +231,12 @@ void cured_model_sass_source_json(FILE *out, const cured_model_sass_source *s, c
     cured_json_string(out, cured_model_sass_mode_name(r->mode));
     fprintf(out, ", \"memory_instructions\": %d, \"predicated\": %d, "
             "\"reshaped\": %d, \"removed_branches\": %d, \"skip_lists\": %d, "
+            "\"exact\": {\"memory\": %s, \"branches\": %s, \"opcodes\": %s}, "
             "\"notes\": [", r->memory, r->predicated, r->reshaped,
-            r->removed_branches, r->skip_lists);
+            r->removed_branches, r->skip_lists,
+            s->applied && !(r->inexact & CURED_MODEL_SASS_INEXACT_MEMORY) ? "true" : "false",
+            s->applied && !(r->inexact & CURED_MODEL_SASS_INEXACT_BRANCHES) ? "true" : "false",
+            s->applied && !(r->inexact & CURED_MODEL_SASS_INEXACT_OPCODES) ? "true" : "false");
     for (int i = 0; i < r->nnotes; i++) {
         char where[128];
         fprintf(out, "%s{\"ptx_line\": %u, \"where\": ", i ? ", " : "",

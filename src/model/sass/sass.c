@@ -34,6 +34,9 @@ typedef struct reader {
     uint16_t file;          /* the current annotation */
     uint32_t src_line;
     int new_block;          /* a label or jump since the last instruction */
+    char label[64];         /* the last label, "" when an instruction came
+                               after it (or it did not fit) */
+    int collective;         /* inside WARPSYNC.COLLECTIVE .. ENDCOLLECTIVE */
     uint32_t block;
     long total;             /* instructions read */
 } reader;
@@ -92,6 +95,8 @@ static int start_function(reader *r, const char *name, size_t n)
     r->src_line = 0;
     r->block = 0;
     r->new_block = 0;
+    r->label[0] = '\0';
+    r->collective = 0;
     return 0;
 }
 
@@ -156,6 +161,16 @@ static int read_annotation(reader *r, const char *s, const char *end)
     return 0;
 }
 
+/* 1 when s[0..n) contains the string want. */
+static int contains(const char *s, size_t n, const char *want)
+{
+    size_t k = strlen(want);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(s + i, want, k) == 0)
+            return 1;
+    return 0;
+}
+
 /* An instruction line: s points at its offset comment. Returns 0 or -1. */
 static int read_instruction(reader *r, const char *s, const char *end)
 {
@@ -204,6 +219,18 @@ static int read_instruction(reader *r, const char *s, const char *end)
         r->m->has_lines = 1;
     if (ins->kind == SASS_K_CONTROL)
         r->new_block = 1;
+    if (r->label[0] && strncmp(ins->opcode, "BRA", 3) == 0 &&
+        (ins->opcode[3] == '\0' || ins->opcode[3] == '.')) {
+        char want[80];
+        snprintf(want, sizeof want, "(%s)", r->label);
+        ins->self_loop = contains(p, (size_t)(semi - p), want);
+    }
+    r->label[0] = '\0';
+    if (strncmp(ins->opcode, "ENDCOLLECTIVE", 13) == 0)
+        r->collective = 0;
+    ins->fallback = (uint8_t)r->collective;
+    if (strncmp(ins->opcode, "WARPSYNC.COLLECTIVE", 19) == 0)
+        r->collective = 1;
     f->ncode++;
     r->total++;
     return 0;
@@ -218,6 +245,20 @@ static int is_label(const char *s, size_t n)
         if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '.' && s[i] != '$')
             return 0;
     return 1;
+}
+
+/* A label s[0..n) (with its ':'): a new straight-line stretch starts,
+ * and a BRA right after it to it is the function's closing loop. */
+static void remember_label(reader *r, const char *s, size_t n)
+{
+    r->new_block = 1;
+    n--;                             /* the ':' */
+    if (n < sizeof r->label) {
+        memcpy(r->label, s, n);
+        r->label[n] = '\0';
+    } else {
+        r->label[0] = '\0';
+    }
 }
 
 /* `.type NAME,@function`: NAME, or NULL when the directive is another. */
@@ -268,7 +309,7 @@ static int read_line(reader *r, const char *s, const char *end)
             return 0;
         }
         if (is_label(s, n))
-            r->new_block = 1;
+            remember_label(r, s, n);
         return 0;                    /* another directive */
     }
     if (n >= 10 && memcmp(s, "Function :", 10) == 0) {
@@ -278,7 +319,7 @@ static int read_line(reader *r, const char *s, const char *end)
         return start_function(r, name, (size_t)(end - name));
     }
     if (is_label(s, n)) {
-        r->new_block = 1;
+        remember_label(r, s, n);
         return 0;
     }
     if (r->function < 0)

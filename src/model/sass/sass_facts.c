@@ -8,6 +8,9 @@
  *          cured_model_sass_facts_set_skips, cured_model_sass_facts_set_width,
  *          cured_model_sass_facts_clear, cured_model_sass_facts_at,
  *          cured_model_sass_facts_skips, cured_model_sass_facts_width,
+ *          cured_model_sass_facts_set_control, cured_model_sass_facts_control,
+ *          cured_model_sass_facts_set_opcodes, cured_model_sass_facts_opcodes,
+ *          cured_model_sass_facts_set_inexact, cured_model_sass_facts_inexact,
  *          cured_model_sass_facts_label, cured_model_sass_facts_module
  *
  * A function's arrays are allocated when its first fact or skip list is
@@ -26,6 +29,11 @@ typedef struct facts_function {
     uint8_t *has_fact;              /* ncode flags: fact[pc] is set */
     int32_t **skips;                /* ncode skip lists, each [0] = its length;
                                        NULL when none was set */
+    int8_t *control;                /* ncode CURED_MODEL_SASS_CTRL_*, -1 unknown;
+                                       NULL when none was set */
+    int8_t *opcodes;                /* ncode SASS BAR/SHFL/VOTE twins, -1
+                                       unknown; NULL when none was set */
+    unsigned inexact;               /* CURED_MODEL_SASS_INEXACT_* */
 } facts_function;
 
 struct cured_model_sass_facts {
@@ -74,6 +82,8 @@ int cured_model_sass_facts_clear(cured_model_sass_facts *f, int function)
         for (int pc = 0; pc < f->module->functions[function].ncode; pc++)
             free(r->skips[pc]);
     free(r->skips);
+    free(r->control);
+    free(r->opcodes);
     memset(r, 0, sizeof *r);
     return 0;
 }
@@ -212,6 +222,71 @@ int cured_model_sass_facts_skips(const cured_model_sass_facts *f, int function, 
         return 0;
     *pcs = r->skips[pc] + 1;
     return r->skips[pc][0];
+}
+
+// ----------------------------------------------------------------------------
+// Control, warp-wide opcodes, exactness
+
+/* Sets (*arr)[pc] = v, allocating the array (filled with -1) first.
+ * Returns 0, or -1 out of memory. */
+static int set_byte(const cured_model_sass_facts *f, int function, int8_t **arr, int pc,
+                    int v)
+{
+    if (*arr == NULL) {
+        size_t n = (size_t)f->module->functions[function].ncode;
+        *arr = malloc(n ? n : 1);
+        if (*arr == NULL)
+            return -1;
+        memset(*arr, 0xFF, n ? n : 1);
+    }
+    (*arr)[pc] = (int8_t)v;
+    return 0;
+}
+
+int cured_model_sass_facts_set_control(cured_model_sass_facts *f, int function, int pc,
+                                       int kind)
+{
+    if (!valid_pc(f, function, pc) || kind < -1 || kind > CURED_MODEL_SASS_CTRL_RET)
+        return -1;
+    return set_byte(f, function, &f->functions[function].control, pc, kind);
+}
+
+int cured_model_sass_facts_control(const cured_model_sass_facts *f, int function, int pc)
+{
+    if (!valid_pc(f, function, pc) || f->functions[function].control == NULL)
+        return -1;
+    return f->functions[function].control[pc];
+}
+
+int cured_model_sass_facts_set_opcodes(cured_model_sass_facts *f, int function, int pc,
+                                       int n)
+{
+    if (!valid_pc(f, function, pc) || n < -1 || n > 127)
+        return -1;
+    return set_byte(f, function, &f->functions[function].opcodes, pc, n);
+}
+
+int cured_model_sass_facts_opcodes(const cured_model_sass_facts *f, int function, int pc)
+{
+    if (!valid_pc(f, function, pc) || f->functions[function].opcodes == NULL)
+        return -1;
+    return f->functions[function].opcodes[pc];
+}
+
+int cured_model_sass_facts_set_inexact(cured_model_sass_facts *f, int function,
+                                       unsigned bits)
+{
+    if (function < 0 || function >= f->module->nfunctions)
+        return -1;
+    f->functions[function].inexact = bits;
+    return 0;
+}
+
+unsigned cured_model_sass_facts_inexact(const cured_model_sass_facts *f, int function)
+{
+    if (function < 0 || function >= f->module->nfunctions)
+        return 0;
+    return f->functions[function].inexact;
 }
 
 // ----------------------------------------------------------------------------

@@ -5,7 +5,8 @@
  * defines: cured_model_sass_match
  *
  * The matcher's files, top down: sass_match.c (lines, twins, facts; the
- * driver) -> sass_skip.c (removed branches, skip lists) -> sass_summary.c
+ * driver) -> sass_skip.c (removed branches, skip lists) and sass_control.c
+ * (branches, calls, BAR/SHFL/VOTE; what is not exact) -> sass_summary.c
  * (notes, the summary) and sass_facts.c (the table); sass_match_impl.h is
  * the state they share.
  */
@@ -212,8 +213,12 @@ static int build_groups(match_state *st)
                 else
                     hi = mid - 1;
             }
-            if (at < 0)
+            if (at < 0) {
+                if (match_family(&f->code[si]) != FAM_NONE &&
+                    match_family(&f->code[si]) != FAM_EXIT && st->unfiled++ == 0)
+                    st->unfiled_at = f->code[si].offset;
                 continue;
+            }
             if (add_ref(st, &st->group_sass[at], &st->group_sass_tail[at], sf, si) < 0) {
                 free(gkey);
                 return -1;
@@ -322,6 +327,45 @@ static void distribute(match_state *st, int g)
 // ----------------------------------------------------------------------------
 // Facts
 
+/* The form of an atomic twin: CAS (two operands), POPC.INC (lanes on one
+ * word merge), or plain. */
+static uint8_t atomic_form(const sass_instr *si)
+{
+    if (si->access < SASS_A_ATOMIC)
+        return CURED_MODEL_SASS_ATOM_PLAIN;
+    if (strstr(si->opcode, ".CAS") != NULL)
+        return CURED_MODEL_SASS_ATOM_CAS;
+    if (strstr(si->opcode, ".POPC.INC") != NULL)
+        return CURED_MODEL_SASS_ATOM_MERGE;
+    return CURED_MODEL_SASS_ATOM_PLAIN;
+}
+
+/* 1 when ptxas warp-aggregated the atomic at pc: its line holds a VOTEU
+ * (the lanes that take part), or a REDUX (their values combined), besides
+ * the predicated atomic that one lane issues. By PTX lines only. */
+static int aggregated(const match_state *st, int pc)
+{
+    int g = st->pc_group[pc];
+    if (st->mode != CURED_MODEL_SASS_BY_PTX_LINE || g < 0)
+        return 0;
+    for (int r = st->group_sass[g]; r >= 0; r = st->refs[r].next) {
+        const char *op = sass_at(st, r)->opcode;
+        if (strncmp(op, "VOTEU.", 6) == 0 || strncmp(op, "REDUX.", 6) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Records that pc has more SASS copies (n) than pieces. Copies on paths
+ * a warp takes one of (ptxas duplicates code for converged and divergent
+ * warps) count once per PTX execution, exactly; copies in a loop ptxas
+ * unrolled do not, and sass_control.c marks those (st->copies). */
+static void duplicated(match_state *st, int pc, int n, int pieces)
+{
+    if (n > pieces)
+        st->copies[pc] = (uint8_t)(n > 255 ? 255 : n);
+}
+
 /* Fills f from the twins of pc. Returns 0, or -1 after a note when they
  * do not make one access shape (mixed widths, offsets out of range). */
 static int build_fact(match_state *st, int pc, cured_model_sass_fact *f)
@@ -356,12 +400,24 @@ static int build_fact(match_state *st, int pc, cured_model_sass_fact *f)
     f->space = (uint8_t)space;
     f->reduction = (uint8_t)reduction;
     f->predicated = guarded == n;
-    if (guarded != 0 && guarded != n)
-        match_note(st, pc, "%d of its %d SASS copies are predicated: counted "
-                   "as unpredicated", guarded, n);
+    f->atomic = atomic_form(tw[0]);
+    f->leader = f->predicated && tw[0]->access >= SASS_A_ATOMIC && aggregated(st, pc);
+    if (guarded != 0 && guarded != n) {
+        st->inexact |= CURED_MODEL_SASS_INEXACT_MEMORY;
+        match_note(st, pc, "%d of its %d SASS copies are predicated (ptxas unrolled "
+                   "the code here): counted as unpredicated, once per PTX execution",
+                   guarded, n);
+    }
+    if (space == PTX_S_GENERIC) {
+        st->inexact |= CURED_MODEL_SASS_INEXACT_MEMORY;
+        match_note(st, pc, "a generic SASS access (%s): ncu counts its instruction "
+                   "as op_generic_*, the model by the space its lanes reach",
+                   tw[0]->opcode);
+    }
     if (w >= size) {
         f->npieces = 1;
         f->width[0] = (uint8_t)w;
+        duplicated(st, pc, n, 1);
         return 0;
     }
     /* narrower: pieces at the twins' offsets, from the PTX immediate when
@@ -385,8 +441,10 @@ static int build_fact(match_state *st, int pc, cured_model_sass_fact *f)
                 }
             }
         }
-        if (ok)
+        if (ok) {
+            duplicated(st, pc, n, f->npieces);
             return 0;
+        }
         base = lowest;
     }
     match_note(st, pc, "SASS pieces of %u bytes at offsets that do not fit "
@@ -410,6 +468,9 @@ static int fold(match_state *st, int pc)
     if (a == NULL)
         return 0;
     int64_t lo_p = a->imm, hi_p = a->imm + ptx_access_size(p);
+    /* first a carrier that covers it where it is, then one that covers it
+       moved down (the carrier of a pair whose lower half comes first) */
+    for (int move = 0; move <= 1; move++)
     for (int d = 1; d <= FOLD_REACH; d++)
         for (int side = -1; side <= 1; side += 2) {
             int q = pc + side * d;
@@ -424,7 +485,7 @@ static int fold(match_state *st, int pc)
                 continue;
             int64_t lo = b->imm + fq->offset[0], hi = lo + fq->width[0];
             cured_model_sass_fact moved = *fq;
-            if (lo_p < lo && fq->offset[0] == 0 && lo_p + fq->width[0] >= b->imm +
+            if (move && lo_p < lo && fq->offset[0] == 0 && lo_p + fq->width[0] >= b->imm +
                 (int64_t)ptx_access_size(qi)) {
                 moved.offset[0] = (int16_t)(lo_p - b->imm);
                 lo = lo_p;
@@ -465,21 +526,49 @@ static void set_facts(match_state *st)
         out->predicated += f.predicated;
         out->reshaped += reshaped(&f, ptx_access_size(&st->fn->code[pc]));
     }
+    int removed = 0, first_removed = -1;
     for (int pc = 0; pc < st->fn->ncode; pc++) {
         const ptx_instr *ins = &st->fn->code[pc];
         if (!match_ptx_memory(ins) || st->state[pc] != MATCH_NONE)
             continue;
         if (st->pc_group[pc] < 0) {
+            st->inexact |= CURED_MODEL_SASS_INEXACT_MEMORY;
             match_note(st, pc, "no line to match it by: left PTX-level");
         } else if (fold(st, pc)) {
             st->state[pc] = MATCH_FOLDED;
             out->memory++;
             out->reshaped++;
+        } else if (st->mode == CURED_MODEL_SASS_BY_PTX_LINE) {
+            /* -gp names every SASS instruction's PTX line: none names this
+               one, so ptxas made no memory instruction of it (a local
+               array kept in registers, a store it proved dead) */
+            cured_model_sass_fact none;
+            memset(&none, 0, sizeof none);
+            none.space = st->fn->code[pc].space;
+            if (cured_model_sass_facts_set(st->facts, st->function, pc, &none) != 0) {
+                st->failed = 1;
+                return;
+            }
+            st->state[pc] = MATCH_FOLDED;
+            out->memory++;
+            out->reshaped++;
+            if (removed++ == 0)
+                first_removed = pc;
         } else {
+            st->inexact |= CURED_MODEL_SASS_INEXACT_MEMORY;
             match_note(st, pc, "no SASS access on its line and none to fold "
                        "it into: left PTX-level");
         }
     }
+    if (removed > 0)
+        match_note(st, first_removed, "no SASS access on the line%s of %d PTX access%s "
+                   "(this one first): ptxas made no memory instruction of %s (registers, "
+                   "or removed): %s nothing", removed > 1 ? "s" : "", removed,
+                   removed > 1 ? "es" : "", removed > 1 ? "them" : "it",
+                   removed > 1 ? "they count" : "it counts");
+    for (int pc = 0; pc < st->fn->ncode; pc++)
+        if (st->state[pc] == MATCH_UNDECIDED)
+            st->inexact |= CURED_MODEL_SASS_INEXACT_MEMORY;
 }
 
 // ----------------------------------------------------------------------------
@@ -497,6 +586,7 @@ static void state_free(match_state *st)
     free(st->state);
     free(st->removed);
     free(st->is_target);
+    free(st->copies);
     free(st->refs);
 }
 
@@ -522,8 +612,9 @@ static int match_function(cured_model_sass_facts *facts, int function,
     st.state = calloc(n, 1);
     st.removed = calloc(n, 1);
     st.is_target = calloc(n, 1);
+    st.copies = calloc(n, 1);
     int rc = -1;
-    if (st.pc_group && st.twins && st.state && st.removed && st.is_target) {
+    if (st.pc_group && st.twins && st.state && st.removed && st.is_target && st.copies) {
         for (int pc = 0; pc < st.fn->ncode; pc++)
             st.twins[pc] = -1;
         int found = build_groups(&st);
@@ -537,6 +628,12 @@ static int match_function(cured_model_sass_facts *facts, int function,
             set_facts(&st);
             if (!st.failed && match_skip_lists(&st) != 0)
                 st.failed = 1;
+            if (!st.failed && match_control(&st) != 0)
+                st.failed = 1;
+            if (!st.failed &&
+                cured_model_sass_facts_set_inexact(facts, function, st.inexact) != 0)
+                st.failed = 1;
+            out->inexact |= st.inexact;
         }
         rc = found < 0 || st.failed ? -1 : 0;
     }

@@ -3,7 +3,8 @@
  * lists) and sass_summary.c (notes). Not an API: only sass_*.c include it.
  *
  * defines: match_ref, match_state, match_note (sass_summary.c),
- *          match_ptx_memory, match_skip_lists (sass_skip.c)
+ *          match_ptx_memory, match_skip_lists (sass_skip.c),
+ *          match_family, match_control (sass_control.c)
  */
 #ifndef CURED_MODEL_SASS_MATCH_IMPL_H
 #define CURED_MODEL_SASS_MATCH_IMPL_H
@@ -43,10 +44,16 @@ typedef struct match_state {
     uint8_t *state;         /* ncode: MATCH_* below */
     uint8_t *removed;       /* ncode: a bra ptxas removed */
     uint8_t *is_target;     /* ncode: some branch jumps here */
+    uint8_t *copies;        /* ncode: SASS copies of an access beyond its
+                               pieces (0: none) */
     match_ref *refs;
     int nrefs;
     int crefs;
     int failed;             /* out of host memory */
+    unsigned inexact;       /* CURED_MODEL_SASS_INEXACT_* found so far */
+    int unfiled;            /* SASS branches, calls, returns, BAR, SHFL or
+                               VOTE on no line of the function's PTX */
+    uint32_t unfiled_at;    /* the offset of the first */
 } match_state;
 
 enum {
@@ -71,6 +78,27 @@ static inline int match_ptx_memory(const ptx_instr *ins)
     return ins->space == PTX_S_SHARED || ins->space == PTX_S_GLOBAL ||
            ins->space == PTX_S_LOCAL || ins->space == PTX_S_GENERIC;
 }
+
+/* What a SASS instruction is to the control and opcode counts. */
+typedef enum match_fam {
+    FAM_NONE = 0,
+    FAM_JUMP,               /* BRA BRX JMP JMX (not a closing self-loop) */
+    FAM_EXIT,
+    FAM_CALL,
+    FAM_RET,
+    FAM_BAR,
+    FAM_SHFL,
+    FAM_VOTE                /* VOTE, not VOTEU */
+} match_fam;
+
+/* The family of si (sass_control.c). */
+match_fam match_family(const sass_instr *si);
+
+/* Records, per PTX bra/call/ret, the SASS control it became, per bar/
+ * shfl/vote/activemask its SASS BAR/SHFL/VOTE, and the branch and opcode
+ * counts that are not exact (st->inexact, with notes) (sass_control.c).
+ * Returns 0, or -1 when out of host memory. */
+int match_control(match_state *st);
 
 /* Decides which branches ptxas removed (st->removed) and sets the skip
  * lists of those with predicated accesses to skip (sass_skip.c). Returns

@@ -1,7 +1,8 @@
 /* bank.c - shared-memory wavefronts and bank conflicts, global sectors, for
  * one warp-level access (the rules are in docs/counting.md).
  *
- * defines: bank_shared_cost_of, bank_conflict_degree, bank_global_sectors
+ * defines: bank_shared_cost_of, bank_conflict_degree, bank_global_sectors,
+ *          bank_shared_atomic_cost, bank_global_atomic_sectors
  */
 #include "bank.h"
 
@@ -127,4 +128,69 @@ uint32_t bank_global_sectors(const uint64_t addr[32], uint32_t mask,
             sectors[n++] = s;
     }
     return (uint32_t)sort_unique(sectors, n);
+}
+
+bank_shared_cost bank_shared_atomic_cost(const uint64_t addr[32], uint32_t mask,
+                                         unsigned size, bank_atomic_form form)
+{
+    bank_shared_cost cost = {0, 0, 0, 0};
+    unsigned bytes = access_class(size);
+    unsigned lanes = bytes <= 4 ? 32 : 128 / bytes;
+    uint64_t words[32 * LANE_WORDS_MAX];
+
+    if (size == 0)
+        return cost;
+    for (unsigned first = 0; first < 32; first += lanes) {
+        int n = 0;
+        for (unsigned l = first; l < first + lanes; l++)
+            if (mask & (1u << l))
+                n = add_words(words, n, addr[l], bytes);
+        if (n == 0)
+            continue;
+        unsigned w;
+        if (form == BANK_ATOMIC_MERGE) {
+            w = worst_bank(words, n);
+        } else {
+            unsigned per_bank[BANK_COUNT] = {0};
+            w = 0;
+            for (int i = 0; i < n; i++) {
+                unsigned b = (unsigned)(words[i] % BANK_COUNT);
+                if (++per_bank[b] > w)
+                    w = per_bank[b];
+            }
+        }
+        unsigned k = form == BANK_ATOMIC_CAS ? 2 : 1;
+        cost.ideal += k;
+        cost.wavefronts += k * w;
+        if (w > cost.degree)
+            cost.degree = w;
+    }
+    cost.conflicts = cost.wavefronts - cost.ideal;
+    return cost;
+}
+
+uint32_t bank_global_atomic_sectors(const uint64_t addr[32], uint32_t mask,
+                                    unsigned size)
+{
+    uint64_t a[32];
+    int n = 0;
+    if (size == 0)
+        return 0;
+    for (unsigned l = 0; l < 32; l++)
+        if (mask & (1u << l))
+            a[n++] = addr[l];
+    if (n == 0)
+        return 0;
+    qsort(a, (size_t)n, sizeof a[0], compare_u64);
+    uint32_t total = 0, worst = 0, run = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && a[i] / SECTOR_BYTES != a[i - 1] / SECTOR_BYTES) {
+            total += worst;          /* the previous sector is done */
+            worst = 0;
+        }
+        run = i > 0 && a[i] == a[i - 1] ? run + 1 : 1;
+        if (run > worst)
+            worst = run;
+    }
+    return total + worst;
 }

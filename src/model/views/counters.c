@@ -18,81 +18,99 @@
 
 /* ------------------------------------------------------------ the table */
 
+/* {key, metric, meaning, ncu, needs_sass}. The model's own names
+ * (model__ptx_*) are the counts of PTX instructions: ncu counts SASS
+ * instructions, and ptxas adds, removes and moves them (docs/model.md). */
 static const cured_model_counter_info counter_info[CURED_MODEL_CTR_COUNT] = {
-    [CURED_MODEL_CTR_INST] = {"inst", "smsp__inst_executed.sum",
-        "warp instructions executed (PTX instructions, not SASS)"},
-    [CURED_MODEL_CTR_THREAD_INST] = {"thread_inst", "smsp__thread_inst_executed.sum",
-        "thread instructions: active lanes summed over warp instructions"},
+    [CURED_MODEL_CTR_INST] = {"inst", "model__ptx_inst_executed",
+        "PTX warp instructions executed (ncu's smsp__inst_executed.sum counts SASS)", 0, 0},
+    [CURED_MODEL_CTR_THREAD_INST] = {"thread_inst", "model__ptx_thread_inst_executed",
+        "PTX thread instructions: active lanes summed over PTX warp instructions", 0, 0},
     [CURED_MODEL_CTR_THREAD_INST_PRED_ON] = {"thread_inst_pred_on",
-        "smsp__thread_inst_executed_pred_on.sum",
-        "thread instructions whose guard predicate held"},
+        "model__ptx_thread_inst_executed_pred_on",
+        "PTX thread instructions whose guard predicate held", 0, 0},
     [CURED_MODEL_CTR_SHARED_LD] = {"shared_ld", "smsp__inst_executed_op_shared_ld.sum",
-        "shared-memory load warp instructions"},
+        "shared-memory load warp instructions", 1, 0},
     [CURED_MODEL_CTR_SHARED_ST] = {"shared_st", "smsp__inst_executed_op_shared_st.sum",
-        "shared-memory store warp instructions"},
+        "shared-memory store warp instructions", 1, 0},
     [CURED_MODEL_CTR_SHARED_ATOM] = {"shared_atom",
         "smsp__inst_executed_op_shared_atom.sum",
-        "shared-memory atomic warp instructions"},
+        "shared-memory atomic warp instructions", 1, 0},
     [CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS] = {"shared_ld_wavefronts",
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "shared-load wavefronts (32 banks of 4 bytes, broadcast per word)"},
+        "shared-load wavefronts (32 banks of 4 bytes, broadcast per word)", 1, 0},
     [CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS] = {"shared_st_wavefronts",
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-        "shared-store wavefronts"},
+        "shared-store wavefronts", 1, 0},
+    [CURED_MODEL_CTR_SHARED_ATOM_WAVEFRONTS] = {"shared_atom_wavefronts",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+        "shared-atomic wavefronts (every lane's operation, no broadcast)", 1, 0},
     [CURED_MODEL_CTR_SHARED_LD_CONFLICTS] = {"shared_ld_conflicts",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-        "shared-load bank conflicts: wavefronts beyond the ideal"},
+        "shared-load bank conflicts: wavefronts beyond the ideal", 1, 0},
     [CURED_MODEL_CTR_SHARED_ST_CONFLICTS] = {"shared_st_conflicts",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-        "shared-store bank conflicts: wavefronts beyond the ideal"},
+        "shared-store bank conflicts: wavefronts beyond the ideal", 1, 0},
+    [CURED_MODEL_CTR_SHARED_ATOM_CONFLICTS] = {"shared_atom_conflicts",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+        "shared-atomic bank conflicts: wavefronts beyond the ideal", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_LD] = {"global_ld", "smsp__inst_executed_op_global_ld.sum",
-        "global load warp instructions"},
+        "global load warp instructions", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_ST] = {"global_st", "smsp__inst_executed_op_global_st.sum",
-        "global store warp instructions"},
+        "global store warp instructions", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_ATOM] = {"global_atom",
-        "smsp__inst_executed_op_global_atom.sum",
-        "global atomic warp instructions (atom: the old value is returned)"},
+        "smsp__inst_executed_op_generic_atom.sum",
+        "global atomic warp instructions whose old value returns (ATOMG: ncu counts "
+        "them as generic atomics)", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_RED] = {"global_red", "smsp__inst_executed_op_global_red.sum",
-        "global reduction warp instructions (red: nothing returned)"},
+        "global reduction warp instructions (RED: nothing returned)", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_LD_REQUESTS] = {"global_ld_requests",
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "global load requests (one per warp instruction)"},
+        "global load requests (one per warp instruction)", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_ST_REQUESTS] = {"global_st_requests",
         "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-        "global store requests"},
+        "global store requests", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_ATOM_REQUESTS] = {"global_atom_requests",
         "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-        "global atomic requests"},
+        "global atomic requests", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_RED_REQUESTS] = {"global_red_requests",
         "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-        "global reduction requests"},
+        "global reduction requests", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_LD_SECTORS] = {"global_ld_sectors",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "32-byte sectors the global loads touch"},
+        "32-byte sectors the global loads touch", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_ST_SECTORS] = {"global_st_sectors",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        "32-byte sectors the global stores touch"},
+        "32-byte sectors the global stores touch", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_ATOM_SECTORS] = {"global_atom_sectors",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
-        "32-byte sectors the global atomics touch"},
+        "sector accesses of the global atomics (lanes on one address: one each)", 1, 0},
     [CURED_MODEL_CTR_GLOBAL_RED_SECTORS] = {"global_red_sectors",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
-        "32-byte sectors the global reductions touch"},
+        "sector accesses of the global reductions (lanes on one address: one each)", 1, 0},
     [CURED_MODEL_CTR_LOCAL_LD] = {"local_ld", "smsp__inst_executed_op_local_ld.sum",
-        "local-memory load warp instructions (spills, local arrays)"},
+        "local-memory load warp instructions (spills, local arrays)", 1, 0},
     [CURED_MODEL_CTR_LOCAL_ST] = {"local_st", "smsp__inst_executed_op_local_st.sum",
-        "local-memory store warp instructions"},
-    [CURED_MODEL_CTR_BRANCHES] = {"branches", "smsp__inst_executed_op_branch.sum",
-        "branch warp instructions (PTX bra)"},
+        "local-memory store warp instructions", 1, 0},
+    [CURED_MODEL_CTR_BRANCHES] = {"branches", "model__ptx_inst_executed_op_bra",
+        "PTX branch warp instructions (bra; ncu's op_branch counts SASS BRA, EXIT ...)", 0, 0},
     [CURED_MODEL_CTR_DIVERGENT_BRANCHES] = {"divergent_branches",
+        "model__ptx_branches_divergent",
+        "PTX conditional branches whose active lanes split (0 < taken < active)", 0, 0},
+    [CURED_MODEL_CTR_BRANCH_TARGETS] = {"branch_targets", "smsp__sass_branch_targets.sum",
+        "SASS branches executed (BRA, BRX, JMP, CALL, RET), per warp", 1, 1},
+    [CURED_MODEL_CTR_BRANCH_DIVERGENT] = {"branch_divergent",
         "smsp__sass_branch_targets_threads_divergent.sum",
-        "conditional branches whose active lanes split (0 < taken < active)"},
+        "SASS branches whose active lanes went both ways", 1, 1},
+    [CURED_MODEL_CTR_BRANCH_UNIFORM] = {"branch_uniform",
+        "smsp__sass_branch_targets_threads_uniform.sum",
+        "SASS branches whose active lanes all went one way", 1, 1},
     [CURED_MODEL_CTR_BARRIERS] = {"barriers", "sass__inst_executed_per_opcode [BAR]",
-        "barrier warp instructions (bar.sync, bar.arrive, bar.red), per warp"},
+        "barrier warp instructions (bar.sync, bar.arrive, bar.red: BAR), per warp", 1, 0},
     [CURED_MODEL_CTR_SHUFFLES] = {"shuffles", "sass__inst_executed_per_opcode [SHFL]",
-        "warp shuffle instructions (shfl.sync)"},
+        "warp shuffle instructions (shfl.sync: SHFL)", 1, 0},
     [CURED_MODEL_CTR_VOTES] = {"votes", "sass__inst_executed_per_opcode [VOTE]",
-        "warp vote instructions (vote.sync)"},
+        "warp vote instructions (vote.sync, activemask: VOTE)", 1, 0},
 };
 
 const cured_model_counter_info *cured_model_counter_describe(cured_model_counter id)
@@ -153,6 +171,22 @@ static unsigned popcount32(uint32_t x)
 
 /* ---------------------------------------------------------- the observer */
 
+/* One SASS branch target (counters.h): uniform unless its lanes split. */
+static void count_target(cured_model_counters *c, uint64_t *row, int divergent)
+{
+    counters_add(c, row, CURED_MODEL_CTR_BRANCH_TARGETS, 1);
+    counters_add(c, row, divergent ? CURED_MODEL_CTR_BRANCH_DIVERGENT
+                                   : CURED_MODEL_CTR_BRANCH_UNIFORM, 1);
+}
+
+/* The SASS BAR/SHFL/VOTE one execution of e's instruction counts: its
+ * twins where the matcher counted them, else 1. */
+static uint64_t opcode_count(const cured_model_counters *c, const cured_model_event *e)
+{
+    int n = c->sass ? cured_model_sass_facts_opcodes(c->sass, e->function, e->pc) : -1;
+    return n >= 0 ? (uint64_t)n : 1;
+}
+
 static void on_instr(void *ctx, const cured_model_event *e)
 {
     cured_model_counters *c = ctx;
@@ -164,15 +198,29 @@ static void on_instr(void *ctx, const cured_model_event *e)
     case PTX_OP_BRA:
     case PTX_OP_BRX:
         counters_add(c, row, CURED_MODEL_CTR_BRANCHES, 1);
+        /* a conditional SASS jump counts in on_branch, with its lanes */
+        if (c->sass != NULL && e->ins->guard < 0 && e->active != 0 &&
+            cured_model_sass_facts_control(c->sass, e->function, e->pc) ==
+                CURED_MODEL_SASS_CTRL_JUMP)
+            count_target(c, row, 0);
+        break;
+    case PTX_OP_CALL:
+    case PTX_OP_RET:
+        if (c->sass != NULL && e->guard_true != 0) {
+            int k = cured_model_sass_facts_control(c->sass, e->function, e->pc);
+            if (k == CURED_MODEL_SASS_CTRL_CALL || k == CURED_MODEL_SASS_CTRL_RET)
+                count_target(c, row, 0);
+        }
         break;
     case PTX_OP_BAR:
-        counters_add(c, row, CURED_MODEL_CTR_BARRIERS, 1);
+        counters_add(c, row, CURED_MODEL_CTR_BARRIERS, opcode_count(c, e));
         break;
     case PTX_OP_SHFL:
-        counters_add(c, row, CURED_MODEL_CTR_SHUFFLES, 1);
+        counters_add(c, row, CURED_MODEL_CTR_SHUFFLES, opcode_count(c, e));
         break;
     case PTX_OP_VOTE:
-        counters_add(c, row, CURED_MODEL_CTR_VOTES, 1);
+    case PTX_OP_ACTIVEMASK:
+        counters_add(c, row, CURED_MODEL_CTR_VOTES, opcode_count(c, e));
         break;
     default:
         break;
@@ -196,32 +244,45 @@ static const cured_model_counter global_ctr[4][3] = {
      CURED_MODEL_CTR_GLOBAL_RED_SECTORS},
 };
 
+/* The counters of a shared access of each kind: instructions, wavefronts,
+ * conflicts. */
+static const cured_model_counter shared_ctr[3][3] = {
+    {CURED_MODEL_CTR_SHARED_LD, CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS,
+     CURED_MODEL_CTR_SHARED_LD_CONFLICTS},
+    {CURED_MODEL_CTR_SHARED_ST, CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS,
+     CURED_MODEL_CTR_SHARED_ST_CONFLICTS},
+    {CURED_MODEL_CTR_SHARED_ATOM, CURED_MODEL_CTR_SHARED_ATOM_WAVEFRONTS,
+     CURED_MODEL_CTR_SHARED_ATOM_CONFLICTS},
+};
+
 /* Counts one SASS-level piece of an access: lanes in `mask` access `size`
- * bytes at addr[l]. */
+ * bytes at addr[l]; f is the SASS fact (NULL: PTX-level, a plain atomic). */
 static void count_piece(cured_model_counters *c, uint64_t *row, const cured_model_access *a,
-                        const uint64_t addr[32], unsigned size, int reduction)
+                        uint32_t mask, const uint64_t addr[32], unsigned size,
+                        const cured_model_sass_fact *f)
 {
     switch (a->space) {
     case PTX_S_SHARED: {
-        if (a->kind == CURED_MODEL_ATOMIC) {
-            counters_add(c, row, CURED_MODEL_CTR_SHARED_ATOM, 1);
-            break;
-        }
-        bank_shared_cost cost = bank_shared_cost_of(addr, a->mask, size);
-        int st = a->kind == CURED_MODEL_STORE;
-        counters_add(c, row, st ? CURED_MODEL_CTR_SHARED_ST : CURED_MODEL_CTR_SHARED_LD, 1);
-        counters_add(c, row, st ? CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS
-                         : CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS, cost.wavefronts);
-        counters_add(c, row, st ? CURED_MODEL_CTR_SHARED_ST_CONFLICTS
-                         : CURED_MODEL_CTR_SHARED_LD_CONFLICTS, cost.conflicts);
+        int k = a->kind == CURED_MODEL_LOAD ? 0 : a->kind == CURED_MODEL_STORE ? 1 : 2;
+        bank_shared_cost cost = k < 2 ? bank_shared_cost_of(addr, mask, size)
+            : bank_shared_atomic_cost(addr, mask, size,
+                  f == NULL ? BANK_ATOMIC_PLAIN
+                  : f->atomic == CURED_MODEL_SASS_ATOM_CAS ? BANK_ATOMIC_CAS
+                  : f->atomic == CURED_MODEL_SASS_ATOM_MERGE ? BANK_ATOMIC_MERGE
+                  : BANK_ATOMIC_PLAIN);
+        counters_add(c, row, shared_ctr[k][0], 1);
+        counters_add(c, row, shared_ctr[k][1], cost.wavefronts);
+        counters_add(c, row, shared_ctr[k][2], cost.conflicts);
         break;
     }
     case PTX_S_GLOBAL: {
         int k = a->kind == CURED_MODEL_LOAD ? 0 : a->kind == CURED_MODEL_STORE ? 1
-              : a->event->ins->op == PTX_OP_RED || reduction ? 3 : 2;
+              : a->event->ins->op == PTX_OP_RED || (f && f->reduction) ? 3 : 2;
         counters_add(c, row, global_ctr[k][0], 1);
         counters_add(c, row, global_ctr[k][1], 1);
-        counters_add(c, row, global_ctr[k][2], bank_global_sectors(addr, a->mask, size));
+        counters_add(c, row, global_ctr[k][2],
+                     k < 2 ? bank_global_sectors(addr, mask, size)
+                           : bank_global_atomic_sectors(addr, mask, size));
         break;
     }
     case PTX_S_LOCAL:
@@ -246,25 +307,34 @@ static void on_access(void *ctx, const cured_model_access *a)
                                    ? cured_model_sass_facts_at(c->sass, e->function, e->pc)
                                    : NULL;
     if (f == NULL) {
-        count_piece(c, row, a, a->addr, a->size, 0);
+        count_piece(c, row, a, a->mask, a->addr, a->size, NULL);
         return;
     }
+    /* warp-aggregated: the first lane accesses memory for the warp */
+    uint32_t mask = f->leader ? a->mask & (~a->mask + 1) : a->mask;
     for (unsigned k = 0; k < f->npieces; k++) {  /* none when folded */
         uint64_t addr[32];
         for (int l = 0; l < 32; l++)
             addr[l] = a->addr[l] + (uint64_t)(int64_t)f->offset[k];
-        count_piece(c, row, a, addr, f->width[k], f->reduction);
+        count_piece(c, row, a, mask, addr, f->width[k], f);
     }
 }
 
 static void on_branch(void *ctx, const cured_model_event *e, uint32_t taken)
 {
     cured_model_counters *c = ctx;
-    if (taken != 0 && taken != e->active) {
-        uint64_t *row = counters_row(c, e->function, e->pc);
+    int divergent = taken != 0 && taken != e->active;
+    uint64_t *row = NULL;
+    if (divergent) {
+        row = counters_row(c, e->function, e->pc);
         counters_add(c, row, CURED_MODEL_CTR_DIVERGENT_BRANCHES, 1);
     }
-    if (taken != 0 && taken == e->active && c->sass != NULL)
+    if (c->sass == NULL)
+        return;
+    if (e->active != 0 && cured_model_sass_facts_control(c->sass, e->function, e->pc) ==
+                              CURED_MODEL_SASS_CTRL_JUMP)
+        count_target(c, row ? row : counters_row(c, e->function, e->pc), divergent);
+    if (taken != 0 && taken == e->active)
         counters_issue_skipped(c, e);
 }
 

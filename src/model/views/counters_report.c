@@ -17,49 +17,80 @@
 #include <string.h>
 
 static const char *ptx_note =
-    "counts are per PTX instruction as the model runs it, not per SASS "
-    "instruction: smsp__inst_executed and thread counts differ from ncu's; "
-    "memory counts are PTX-level (no SASS was matched)";
+    "no SASS was matched: memory counts are PTX-level (ncu counts SASS "
+    "instructions); the SASS branch targets are not counted (null); "
+    "model__ptx_* counts are PTX instructions, which ncu does not see";
 static const char *sass_note =
-    "smsp__inst_executed and thread counts are per PTX instruction as the "
-    "model runs it; memory instructions, requests, wavefronts, conflicts and "
-    "sectors follow the SASS (see \"sass\"): its widths, and warps that "
-    "issue predicated SASS with no lane on";
+    "counts under Nsight Compute names follow the SASS (see \"sass\"): "
+    "memory instructions, requests, wavefronts, conflicts and sectors, "
+    "branch targets, BAR/SHFL/VOTE; model__ptx_* counts are PTX "
+    "instructions, which ncu does not see";
 
-/* The columns of the per-line table: a short heading, a counter and what
- * the heading stands for (the legend). */
+/* The columns of the per-line table: a short heading, a counter, what the
+ * heading stands for (the legend), and when it is shown. */
+enum { SHOW_ALWAYS = 0, SHOW_ATOMICS, SHOW_SASS, SHOW_PTX };
 static const struct {
     const char *head;
     cured_model_counter id;
     const char *what;
+    int show;
 } columns[] = {
-    {"inst", CURED_MODEL_CTR_INST, "warp instructions issued (PTX)"},
-    {"threads", CURED_MODEL_CTR_THREAD_INST, "thread instructions (active lanes summed)"},
-    {"sh.ld", CURED_MODEL_CTR_SHARED_LD, "shared-memory load instructions"},
-    {"sh.st", CURED_MODEL_CTR_SHARED_ST, "shared-memory store instructions"},
-    {"ld.wf", CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS, "shared-load wavefronts"},
-    {"st.wf", CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS, "shared-store wavefronts"},
+    {"inst", CURED_MODEL_CTR_INST, "PTX warp instructions (model__ptx_inst_executed)",
+     SHOW_ALWAYS},
+    {"threads", CURED_MODEL_CTR_THREAD_INST, "PTX thread instructions (active lanes summed)",
+     SHOW_ALWAYS},
+    {"sh.ld", CURED_MODEL_CTR_SHARED_LD, "shared-memory load instructions", SHOW_ALWAYS},
+    {"sh.st", CURED_MODEL_CTR_SHARED_ST, "shared-memory store instructions", SHOW_ALWAYS},
+    {"ld.wf", CURED_MODEL_CTR_SHARED_LD_WAVEFRONTS, "shared-load wavefronts", SHOW_ALWAYS},
+    {"st.wf", CURED_MODEL_CTR_SHARED_ST_WAVEFRONTS, "shared-store wavefronts", SHOW_ALWAYS},
     {"ld.cf", CURED_MODEL_CTR_SHARED_LD_CONFLICTS,
-     "shared-load bank conflicts (wavefronts beyond the ideal)"},
-    {"st.cf", CURED_MODEL_CTR_SHARED_ST_CONFLICTS, "shared-store bank conflicts"},
-    {"g.ld", CURED_MODEL_CTR_GLOBAL_LD, "global load instructions"},
-    {"g.ld.sec", CURED_MODEL_CTR_GLOBAL_LD_SECTORS, "32-byte sectors the global loads touch"},
-    {"g.st", CURED_MODEL_CTR_GLOBAL_ST, "global store instructions"},
-    {"g.st.sec", CURED_MODEL_CTR_GLOBAL_ST_SECTORS, "32-byte sectors the global stores touch"},
-    {"atom+red", CURED_MODEL_CTR_GLOBAL_ATOM, "global atomics and reductions (atomicAdd ...)"},
-    {"bar", CURED_MODEL_CTR_BARRIERS, "barriers (__syncthreads), per warp"},
-    {"shfl", CURED_MODEL_CTR_SHUFFLES, "warp shuffles (__shfl_*_sync)"},
-    {"div.br", CURED_MODEL_CTR_DIVERGENT_BRANCHES,
-     "divergent branches: a warp's active lanes went both ways"},
+     "shared-load bank conflicts (wavefronts beyond the ideal)", SHOW_ALWAYS},
+    {"st.cf", CURED_MODEL_CTR_SHARED_ST_CONFLICTS, "shared-store bank conflicts", SHOW_ALWAYS},
+    {"sh.atom", CURED_MODEL_CTR_SHARED_ATOM,
+     "shared atomic instructions (shown when the kernel has atomics)", SHOW_ATOMICS},
+    {"at.wf", CURED_MODEL_CTR_SHARED_ATOM_WAVEFRONTS, "shared-atomic wavefronts",
+     SHOW_ATOMICS},
+    {"at.cf", CURED_MODEL_CTR_SHARED_ATOM_CONFLICTS, "shared-atomic bank conflicts",
+     SHOW_ATOMICS},
+    {"g.ld", CURED_MODEL_CTR_GLOBAL_LD, "global load instructions", SHOW_ALWAYS},
+    {"g.ld.sec", CURED_MODEL_CTR_GLOBAL_LD_SECTORS, "32-byte sectors the global loads touch",
+     SHOW_ALWAYS},
+    {"g.st", CURED_MODEL_CTR_GLOBAL_ST, "global store instructions", SHOW_ALWAYS},
+    {"g.st.sec", CURED_MODEL_CTR_GLOBAL_ST_SECTORS, "32-byte sectors the global stores touch",
+     SHOW_ALWAYS},
+    {"g.atom", CURED_MODEL_CTR_GLOBAL_ATOM,
+     "global atomics whose value returns (ATOMG; shown when the kernel has atomics)",
+     SHOW_ATOMICS},
+    {"atom.sec", CURED_MODEL_CTR_GLOBAL_ATOM_SECTORS, "their sector accesses", SHOW_ATOMICS},
+    {"g.red", CURED_MODEL_CTR_GLOBAL_RED,
+     "global reductions (RED: atomics whose value is unused)", SHOW_ATOMICS},
+    {"red.sec", CURED_MODEL_CTR_GLOBAL_RED_SECTORS, "their sector accesses", SHOW_ATOMICS},
+    {"bar", CURED_MODEL_CTR_BARRIERS, "barriers (__syncthreads), per warp", SHOW_ALWAYS},
+    {"shfl", CURED_MODEL_CTR_SHUFFLES, "warp shuffles (__shfl_*_sync)", SHOW_ALWAYS},
+    {"div.br", CURED_MODEL_CTR_BRANCH_DIVERGENT,
+     "divergent branches in the SASS: a warp's active lanes went both ways "
+     "(with SASS)", SHOW_SASS},
+    {"div.ptx", CURED_MODEL_CTR_DIVERGENT_BRANCHES,
+     "divergent PTX branches (without SASS: some are gone from the SASS)", SHOW_PTX},
 };
 #define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
 
-/* The value of a column: atomics and reductions share one. */
-static uint64_t column_value(const uint64_t *v, cured_model_counter id)
+/* 1 when the kernel's counts have an atomic of any kind. */
+static int has_atomics(const uint64_t *t)
 {
-    if (id == CURED_MODEL_CTR_GLOBAL_ATOM)
-        return v[CURED_MODEL_CTR_GLOBAL_ATOM] + v[CURED_MODEL_CTR_GLOBAL_RED];
-    return v[id];
+    return t[CURED_MODEL_CTR_SHARED_ATOM] || t[CURED_MODEL_CTR_GLOBAL_ATOM] ||
+           t[CURED_MODEL_CTR_GLOBAL_RED];
+}
+
+/* 1 when column k is in the table of counts c. */
+static int column_shown(const cured_model_counters *c, int k)
+{
+    switch (columns[k].show) {
+    case SHOW_ATOMICS: return has_atomics(cured_model_counters_totals(c));
+    case SHOW_SASS: return cured_model_counters_sass_label(c) != NULL;
+    case SHOW_PTX: return cured_model_counters_sass_label(c) == NULL;
+    default: return 1;
+    }
 }
 
 /* The last path component of file index `file`, "?" when unknown. */
@@ -140,7 +171,8 @@ static int print_rows(FILE *out, const cured_model_counters *c, int function,
                 : "source line (CUDA's own headers at the line that calls them)");
     fprintf(out, "%-*s", width, by == CURED_MODEL_BY_PTX ? "ptx line" : "line");
     for (int k = 0; k < NCOLUMNS; k++)
-        fprintf(out, " %8s", columns[k].head);
+        if (column_shown(c, k))
+            fprintf(out, " %8s", columns[k].head);
     fprintf(out, "  %s\n", by == CURED_MODEL_BY_PTX ? "instruction" : "source");
     for (int i = 0; i < n; i++) {
         char where[96], text[320];
@@ -148,8 +180,8 @@ static int print_rows(FILE *out, const cured_model_counters *c, int function,
         row_text(src, fn, &rows[i], by, ptx_text, ptx_len, text, sizeof text, 72);
         fprintf(out, "%-*s", width, where);
         for (int k = 0; k < NCOLUMNS; k++)
-            fprintf(out, " %8llu",
-                    (unsigned long long)column_value(rows[i].v, columns[k].id));
+            if (column_shown(c, k))
+                fprintf(out, " %8llu", (unsigned long long)rows[i].v[columns[k].id]);
         fprintf(out, "%s%s\n", text[0] ? "  " : "", text);
     }
     free(rows);
@@ -170,17 +202,22 @@ int cured_model_counters_print_table(FILE *out, const cured_model_counters *c,
     const cured_model_module *m = cured_model_counters_module(c);
     const uint64_t *t = cured_model_counters_totals(c);
     const char *sass = cured_model_counters_sass_label(c);
-    fprintf(out, "kernel %s: model counts (PTX instructions; memory %s)\n",
+    fprintf(out, "kernel %s: model counts (under ncu's names: %s; model__ptx_*: "
+            "the PTX the model runs)\n",
             m->functions[cured_model_counters_function(c)].name,
-            sass ? "instructions as the SASS issues them" : "counts PTX-level");
+            sass ? "as the SASS issues them" : "PTX-level, no SASS");
     for (int k = 0; k < CURED_MODEL_CTR_COUNT; k++) {
         const cured_model_counter_info *info = cured_model_counter_describe((cured_model_counter)k);
-        fprintf(out, "  %-58s %12llu  %s\n", info->metric,
-                (unsigned long long)t[k], info->what);
+        if (info->needs_sass && sass == NULL)
+            fprintf(out, "  %-58s %12s  %s (needs the SASS)\n", info->metric, "-",
+                    info->what);
+        else
+            fprintf(out, "  %-58s %12llu  %s\n", info->metric,
+                    (unsigned long long)t[k], info->what);
     }
-    fprintf(out, "  %-58s %12.4f  %s\n",
-            "smsp__thread_inst_executed_per_inst_executed.ratio / 32",
-            cured_model_counters_active_share(c), "active-lane share");
+    fprintf(out, "  %-58s %12.4f  %s\n", "model__ptx_active_lane_share",
+            cured_model_counters_active_share(c),
+            "active lanes per PTX warp instruction / 32");
     if (!cured_model_counters_complete(c))
         fprintf(out, "  (out of memory: some per-line rows are missing)\n");
     if (by == CURED_MODEL_BY_TOTAL)
@@ -281,12 +318,15 @@ int cured_model_counters_write_json(FILE *out, const cured_model_counters *c)
     fprintf(out, ",\n  \"totals\": {");
     for (int k = 0; k < CURED_MODEL_CTR_COUNT; k++) {
         fprintf(out, "%s\n    ", k ? "," : "");
-        cured_json_string(out, cured_model_counter_describe((cured_model_counter)k)->metric);
-        fprintf(out, ": %llu", (unsigned long long)t[k]);
+        const cured_model_counter_info *info = cured_model_counter_describe((cured_model_counter)k);
+        cured_json_string(out, info->metric);
+        if (info->needs_sass && cured_model_counters_sass_label(c) == NULL)
+            fputs(": null", out);
+        else
+            fprintf(out, ": %llu", (unsigned long long)t[k]);
     }
     fprintf(out, "\n  },\n  \"derived\": {\"active_lane_share\": %.6f, "
-                 "\"metric\": \"smsp__thread_inst_executed_per_inst_executed"
-                 ".ratio / 32\"},\n  \"counters\": [",
+                 "\"metric\": \"model__ptx_active_lane_share\"},\n  \"counters\": [",
             cured_model_counters_active_share(c));
     for (int k = 0; k < CURED_MODEL_CTR_COUNT; k++) {
         const cured_model_counter_info *info = cured_model_counter_describe((cured_model_counter)k);
@@ -296,7 +336,8 @@ int cured_model_counters_write_json(FILE *out, const cured_model_counters *c)
         cured_json_string(out, info->metric);
         fprintf(out, ", \"meaning\": ");
         cured_json_string(out, info->what);
-        fputc('}', out);
+        fprintf(out, ", \"ncu\": %s, \"needs_sass\": %s}", info->ncu ? "true" : "false",
+                info->needs_sass ? "true" : "false");
     }
     fprintf(out, "\n  ],\n  \"functions\": [");
     source_text *src = source_text_new(m);

@@ -10,7 +10,9 @@
 // atomics (shared histogram, global 32/64-bit, reductions whose result is
 // unused), data-dependent control flow (per-lane trip counts, if-converted
 // and kept branches), local memory, and a Harris-style reduction over a
-// non-power-of-two n. regen.sh compiles it to kernels.ptx and kernels.sass
+// non-power-of-two n (and, since issue 9, atomics that share banks,
+// sectors and addresses, and a spilled local array). regen.sh compiles it
+// to kernels.ptx and kernels.sass
 // (committed, so the CPU test needs no toolkit).
 //
 // Every kernel is extern "C" so its PTX name is its name here.
@@ -513,6 +515,72 @@ __global__ void global_patterns(const float *in, float *out)
     float a = in[i + 1];
     float b = in[2 * i];
     out[i] = a + b;
+}
+
+// ------------------------------------------------- added for issue 9
+//
+// Three kernels that tell apart the rules docs/model.md gives for atomics
+// and that keep an array in local memory (local_array's went to
+// registers).
+
+// Shared atomics whose lanes share banks and words: per warp, four words of
+// one bank (1, 33, 65, 97) with eight lanes on each; sixteen words of
+// sixteen banks with two lanes on each (atomicMax); a 64-bit exchange and a
+// 64-bit compare-and-swap with two lanes a word (native ATOMS.EXCH.64 and
+// ATOMS.CAS.64; a 64-bit add would be a CAS loop whose trips depend on the
+// order lanes are served in). Lanes per bank, distinct words per bank and
+// lanes per word all differ in the first, so its wavefronts say which the
+// hardware counts. out holds the adds and maxima only (w's values depend
+// on the order).
+__global__ void shared_atomic_spread(const int *in, int *out)
+{
+    __shared__ int s[128];
+    __shared__ unsigned long long w[32];
+    unsigned t = threadIdx.x;
+    for (unsigned k = t; k < 128; k += blockDim.x)
+        s[k] = 0;
+    if (t < 32)
+        w[t] = 0;
+    __syncthreads();
+    int v = in[blockIdx.x * blockDim.x + t];
+    atomicAdd(&s[(t & 3) * 32 + 1], v);     /* odd words: none of the max's */
+    atomicMax(&s[64 + ((t * 2) & 31)], v);
+    atomicExch(&w[t & 15], (unsigned long long)t);
+    atomicCAS(&w[16 + (t & 15)], 0ull, (unsigned long long)t + 1);
+    __syncthreads();
+    if (t < 32)
+        out[blockIdx.x * 32 + t] = s[t] + s[32 + t] + s[64 + t];
+}
+
+// Global atomics whose lanes share sectors and addresses: reductions on
+// four words in four sectors with eight lanes each, and on sixteen words
+// in two sectors with two lanes each; an add whose old value is used, on
+// eight words of one sector with four lanes each. words is zeroed;
+// olds depends on the order lanes are served in.
+__global__ void global_atomic_spread(const int *in, int *words, int *olds)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = in[i];
+    atomicAdd(&words[(threadIdx.x & 3) * 8], v);
+    atomicAdd(&words[32 + (threadIdx.x & 15)], 1);
+    olds[i] = atomicAdd(&words[64 + (threadIdx.x >> 2)], v);
+}
+
+// A local array ptxas cannot keep in registers: stores and loads at
+// indices only known at run time.
+__global__ void local_spill(const int *in, int *out)
+{
+    int a[64];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int j = in[i] & 63;
+    for (int k = 0; k < 64; k++)
+        a[k] = in[(i + k) & 255];
+    a[j] += 1000;
+    a[(j * 5 + 3) & 63] -= 7;
+    int s = 0;
+    for (int k = 0; k < 8; k++)
+        s += a[(j + k * 9) & 63];
+    out[i] = s;
 }
 
 } // extern "C"

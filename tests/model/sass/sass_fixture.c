@@ -61,10 +61,13 @@ fixture_counts fixture_run(const cured_model_module *m, const sass_module *sass,
         assert_non_null(r.facts);
         assert_int_equal(cured_model_sass_match(r.facts, fn, sass, &s), 0);
         assert_int_equal(cured_model_counters_use_sass(c, r.facts), 0);
-        for (int i = 0; i < s.nnotes; i++)
-            print_error("%s: note at PTX line %u: %s\n", l->entry,
-                        s.notes[i].ptx_line, s.notes[i].text);
-        assert_int_equal(s.nnotes, 0);
+        /* the memory counts are exact; notes on ptxas's own branches and
+           duplicated shuffles may be there */
+        if (s.inexact & CURED_MODEL_SASS_INEXACT_MEMORY)
+            for (int i = 0; i < s.nnotes; i++)
+                print_error("%s: note at PTX line %u: %s\n", l->entry,
+                            s.notes[i].ptx_line, s.notes[i].text);
+        assert_false(s.inexact & CURED_MODEL_SASS_INEXACT_MEMORY);
         assert_int_equal(s.mode, CURED_MODEL_SASS_BY_PTX_LINE);
         if (summary != NULL)
             *summary = s;

@@ -199,6 +199,78 @@ static void test_sectors_vectors(void **state)
     assert_int_equal(bank_global_sectors(a, 1u, 8), 2);
 }
 
+/* ------------------------------------------------------------ atomics */
+
+/* The measured cases of bank.h's atomic rules (docs/data/fidelity-
+ * 2026-12-01): a POPC.INC histogram, lanes of 16 words of 16 banks two a
+ * word (atomicMax at (2t) & 31: shared_atomic_patterns), and a CAS of
+ * distinct words (shared_cas). */
+static void expect_atomic(const uint64_t addr[32], uint32_t mask, unsigned size,
+                          bank_atomic_form form, unsigned wavefronts, unsigned ideal)
+{
+    bank_shared_cost c = bank_shared_atomic_cost(addr, mask, size, form);
+    assert_int_equal(c.wavefronts, wavefronts);
+    assert_int_equal(c.ideal, ideal);
+    assert_int_equal(c.conflicts, wavefronts - ideal);
+}
+
+/* Two lanes on each word, sixteen banks: a load is served in one wavefront
+ * (broadcast), a plain atomic takes two (each lane its own operation), a
+ * POPC.INC one (the lanes of a word are one increment). */
+static void test_atomic_two_lanes_a_word(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    for (int l = 0; l < 32; l++)
+        a[l] = (uint64_t)((2 * l) & 31) * 4;
+    expect_cost(a, ALL, 4, 1, 1, 0);
+    expect_atomic(a, ALL, 4, BANK_ATOMIC_PLAIN, 2, 1);
+    expect_atomic(a, ALL, 4, BANK_ATOMIC_MERGE, 1, 1);
+}
+
+/* 32 distinct words: one wavefront; a CAS moves two operands a lane and
+ * takes two, both ideal (shared_cas: 6 wavefronts, 0 conflicts for a CAS
+ * and an exchange in each of two warps). */
+static void test_atomic_cas(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    lanes_at(a, 0, 4);
+    expect_atomic(a, ALL, 4, BANK_ATOMIC_PLAIN, 1, 1);
+    expect_atomic(a, ALL, 4, BANK_ATOMIC_CAS, 2, 2);
+}
+
+/* Every lane on one word: 32 operations in one bank for a plain atomic,
+ * one for POPC.INC; a single lane (a warp-aggregated atomic): one. */
+static void test_atomic_one_word(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    lanes_at(a, 64, 0);
+    expect_atomic(a, ALL, 4, BANK_ATOMIC_PLAIN, 32, 1);
+    expect_atomic(a, ALL, 4, BANK_ATOMIC_MERGE, 1, 1);
+    expect_atomic(a, 1u, 4, BANK_ATOMIC_PLAIN, 1, 1);
+    expect_atomic(a, 0, 4, BANK_ATOMIC_PLAIN, 0, 0);
+}
+
+/* Global atomics: per sector, the most lanes on one address. 32 lanes on
+ * 32 words of 4 sectors: 4; on one word: 32; on 8 words of 2 sectors, 4
+ * lanes each: 8 (global_minmax's exchange); one lane: 1. */
+static void test_atomic_sectors(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    lanes_at(a, 0x1000, 4);
+    assert_int_equal(bank_global_atomic_sectors(a, ALL, 4), 4);
+    lanes_at(a, 0x1000, 0);
+    assert_int_equal(bank_global_atomic_sectors(a, ALL, 4), 32);
+    for (int l = 0; l < 32; l++)
+        a[l] = 0x1000 + 8 + (uint64_t)(l & 7) * 4;
+    assert_int_equal(bank_global_atomic_sectors(a, ALL, 4), 8);
+    assert_int_equal(bank_global_atomic_sectors(a, 1u << 5, 4), 1);
+    assert_int_equal(bank_global_atomic_sectors(a, 0, 4), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +287,10 @@ int main(void)
         cmocka_unit_test(test_sectors_coalesced),
         cmocka_unit_test(test_sectors_strided),
         cmocka_unit_test(test_sectors_vectors),
+        cmocka_unit_test(test_atomic_two_lanes_a_word),
+        cmocka_unit_test(test_atomic_cas),
+        cmocka_unit_test(test_atomic_one_word),
+        cmocka_unit_test(test_atomic_sectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,6 +75,14 @@ typedef struct sass_instr {
     uint32_t line;          /* the annotation's line, 0 = none */
     uint32_t block;         /* straight-line stretch: starts at 0, grows at
                                every label and after every SASS_K_CONTROL */
+    uint8_t self_loop;      /* a BRA to the label just before it: the
+                               endless loop after a function's last EXIT,
+                               which no warp reaches */
+    uint8_t fallback;       /* between WARPSYNC.COLLECTIVE and ENDCOLLECTIVE:
+                               the copy of a warp-wide operation that only a
+                               warp arriving diverged runs (it jumped there
+                               by a BRA.DIV); the converged warp runs the
+                               copy in the main code */
 } sass_instr;
 
 typedef struct sass_function {

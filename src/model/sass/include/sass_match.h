@@ -7,7 +7,8 @@
  *          cured_model_sass_mode_name (sass_summary.c);
  *          cured_model_sass_facts_new, cured_model_sass_facts_free,
  *          cured_model_sass_facts_set, cured_model_sass_facts_set_skips,
- *          cured_model_sass_facts_set_width, cured_model_sass_facts_clear
+ *          cured_model_sass_facts_set_width, cured_model_sass_facts_clear,
+ *          cured_model_sass_facts_set_control, _set_opcodes, _set_inexact
  *          (sass_facts.c)
  *
  * Usage: f = cured_model_sass_facts_new(module, label); for each entry to
@@ -87,6 +88,19 @@ int cured_model_sass_facts_set_skips(cured_model_sass_facts *f, int function, in
  * memory. */
 int cured_model_sass_facts_set_width(cured_model_sass_facts *f, int function, int pc,
                                      int width);
+
+/* Records what SASS control the PTX bra/call/ret at (function, pc)
+ * became (a CURED_MODEL_SASS_CTRL_* value; -1: unknown), how many SASS
+ * BAR/SHFL/VOTE the bar/shfl/vote at (function, pc) became (-1: unknown),
+ * and which counts of function are not exact (CURED_MODEL_SASS_INEXACT_*).
+ * Each returns 0, or -1 for a bad function, pc or value, or out of host
+ * memory. */
+int cured_model_sass_facts_set_control(cured_model_sass_facts *f, int function, int pc,
+                                       int kind);
+int cured_model_sass_facts_set_opcodes(cured_model_sass_facts *f, int function, int pc,
+                                       int n);
+int cured_model_sass_facts_set_inexact(cured_model_sass_facts *f, int function,
+                                       unsigned bits);
 
 /* Removes every fact and skip list of `function` (the matcher does before
  * it matches a function again). Returns 0, or -1 for a bad function. */

@@ -4,7 +4,8 @@
  *
  * defines: BANK_COUNT, BANK_BYTES, SECTOR_BYTES,
  *          bank_shared_cost (type), bank_shared_cost_of,
- *          bank_conflict_degree, bank_global_sectors
+ *          bank_conflict_degree, bank_global_sectors,
+ *          bank_shared_atomic_cost, bank_global_atomic_sectors
  *
  * The rules (32 banks of 4 bytes, phases, the wavefronts a phase costs,
  * sectors) are Nsight Compute's as far as they are known: docs/counting.md,
@@ -53,5 +54,36 @@ unsigned bank_conflict_degree(const uint64_t addr[32], uint32_t mask,
  * at most 32). 0 for mask 0 or size 0. Can't fail. */
 uint32_t bank_global_sectors(const uint64_t addr[32], uint32_t mask,
                               unsigned size);
+
+/* How the lanes of a shared atomic meet the banks. */
+typedef enum bank_atomic_form {
+    BANK_ATOMIC_PLAIN = 0,  /* every lane its own read-modify-write: lanes on
+                               one word do not share a wavefront */
+    BANK_ATOMIC_CAS,        /* compare-and-swap: two operands a lane, twice
+                               the wavefronts (and the ideal) of PLAIN */
+    BANK_ATOMIC_MERGE       /* POPC.INC: lanes on one word are one increment,
+                               so words count as for a load */
+} bank_atomic_form;
+
+/* The wavefronts and bank conflicts of a warp's shared atomic in which
+ * lane l (bit l of mask) accesses size bytes at addr[l]: per phase (as for
+ * loads: the whole warp up to 4 bytes, half-warps for 8, quarters for 16)
+ * the largest number of lane accesses one bank takes (for MERGE, of
+ * distinct words, as for a load); the ideal is one wavefront per phase
+ * with a lane; CAS doubles both. Measured on the H200
+ * (docs/data/fidelity-2026-12-01: histogram, shared_atomic_patterns,
+ * shared_cas; docs/model.md, "Atomics"). Can't fail. */
+bank_shared_cost bank_shared_atomic_cost(const uint64_t addr[32], uint32_t mask,
+                                         unsigned size, bank_atomic_form form);
+
+/* The sector accesses of a warp's global atomic or reduction in which lane
+ * l (bit l of mask) accesses size bytes at addr[l]: per distinct 32-byte
+ * sector, the largest number of lanes on one address in it (lanes on
+ * different addresses of a sector share an access; lanes on one address
+ * each need their own). 0 for mask 0. Measured as bank_shared_atomic_cost
+ * (global_atomics, global_minmax, histogram, global_atomic64). Can't
+ * fail. */
+uint32_t bank_global_atomic_sectors(const uint64_t addr[32], uint32_t mask,
+                                    unsigned size);
 
 #endif /* CURED_MODEL_BANK_H */

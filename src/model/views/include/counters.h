@@ -20,10 +20,11 @@
  * totals, the rows, or print them; cured_model_counters_free(c). Several launches
  * add up until cured_model_counters_reset.
  *
- * Counts are per PTX instruction; memory instructions count as the SASS
- * issues them once given the matcher's facts (cured_model_counters_use_sass).
- * The rules are in docs/counting.md: "PTX and SASS", "Predicated SASS"
- * (rules (1) and (2)), "The counters' conventions".
+ * Counts under Nsight Compute's names follow the SASS once given the
+ * matcher's facts (cured_model_counters_use_sass); the counts of the PTX
+ * itself go under names of the model's own (model__ptx_*). The rules are in
+ * docs/counting.md: "PTX and SASS", "Predicated SASS" (rules (1) and (2)),
+ * "The counters' conventions".
  */
 #ifndef CURED_MODEL_COUNTERS_H
 #define CURED_MODEL_COUNTERS_H
