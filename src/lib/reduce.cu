@@ -2,7 +2,7 @@
  * workspace, pointer-check cache) and the launch.
  *
  * defines: cured_reducer_create, cured_reducer_destroy, cured_reduce,
- *          cured_reduce_shaped, cured_reducer_shape
+ *          cured_reduce_shaped, cured_reduce_flagged, cured_reducer_shape
  *
  * Everything a call needs from the device is read once, in
  * cured_reducer_create: a call checks its arguments in C, checks a pointer
@@ -133,12 +133,12 @@ extern "C" cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
     return CURED_SUCCESS;
 }
 
-extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
-                                            cured_dtype dtype, const void *d_in,
-                                            uint64_t n, void *d_out,
-                                            unsigned flags,
-                                            const cured_reduce_shape *shape,
-                                            cured_stream stream)
+/* cured_reduce_shaped with kernel-only flag bits added to the kernel's
+ * flags after the public flags passed their check. */
+static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
+                           const void *d_in, uint64_t n, void *d_out,
+                           unsigned flags, unsigned kernel_flags,
+                           const cured_reduce_shape *shape, cured_stream stream)
 {
     if (r == NULL)
         return CURED_ERROR_INVALID_VALUE;
@@ -173,7 +173,7 @@ extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
     a.out = d_out;
     a.n = n;
     a.workspace = r->workspace;
-    a.flags = flags;
+    a.flags = flags | kernel_flags;
     a.op = (int)op;
     void *args[] = {&a};
     cudaError_t err = cudaLaunchKernel(f, dim3(s.grid), dim3((unsigned)s.block),
@@ -181,6 +181,25 @@ extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
     cudaError_t last = cudaGetLastError();
     return err == cudaSuccess && last == cudaSuccess ? CURED_SUCCESS
                                                      : CURED_ERROR_CUDA;
+}
+
+extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
+                                            cured_dtype dtype, const void *d_in,
+                                            uint64_t n, void *d_out,
+                                            unsigned flags,
+                                            const cured_reduce_shape *shape,
+                                            cured_stream stream)
+{
+    return launch(r, op, dtype, d_in, n, d_out, flags, 0, shape, stream);
+}
+
+extern "C" cured_status cured_reduce_flagged(cured_reducer *r, cured_op op,
+                                             cured_dtype dtype, const void *d_in,
+                                             uint64_t n, void *d_out, unsigned flags,
+                                             unsigned kernel_flags,
+                                             cured_stream stream)
+{
+    return launch(r, op, dtype, d_in, n, d_out, flags, kernel_flags, NULL, stream);
 }
 
 extern "C" cured_status cured_reduce(cured_reducer *r, cured_op op,

@@ -22,6 +22,7 @@
 #define CURED_SUM_BLOCK_CUH
 
 #include "reduce_kernels.h"
+#include "shard_state.h"
 #include "sum_thread.cuh"
 #include "xacc.h"
 
@@ -148,11 +149,17 @@ __device__ void exact_block_sum(exact_block_state<NDIG> &s, u128 acc, int q,
 }
 
 /* Rounds normalised digits d[lo..NDIG) and writes the result: f32 or f64
- * per flags, specials first. One thread. */
+ * per flags, specials first; in the sharded path's state mode
+ * (SHARD_KERNEL_STATE) writes the exact state instead, for the ranks to
+ * combine (shard_state.h). One thread. */
 template <int NDIG>
 __device__ void exact_write(xacc_family f, int64_t *d, int lo, unsigned special,
                             const cured_reduce_kernel_args &a)
 {
+    if (a.flags & SHARD_KERNEL_STATE) {
+        shard_put_sum((uint64_t *)a.out, d, lo, NDIG, NDIG, special);
+        return;
+    }
     int to_f64 = f == XACC_F64 || (a.flags & CURED_REDUCE_F64);
     uint64_t bits;
     if (special) {
