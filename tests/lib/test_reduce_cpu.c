@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cured.h"
+#include "reduce_data.h"
 
 // ----------------------------------------------------------------------------
 // A small two's complement big integer: value * 2^-1074
@@ -147,132 +148,11 @@ static char *big_decimal(const big *value)
 }
 
 // ----------------------------------------------------------------------------
-// Elements: bits of each dtype, and their exact values
+// Elements (reduce_data.h) and the reference
 
 static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t x = (rng_state += 0x9e3779b97f4a7c15ull);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 static size_t elem_size(cured_dtype d) { return cured_dtype_size(d); }
-
-/* The value of element bits (floats; NAN/INFINITY for specials). */
-static double value_of(cured_dtype d, uint64_t bits)
-{
-    if (d == CURED_F64) {
-        double x;
-        memcpy(&x, &bits, 8);
-        return x;
-    }
-    if (d == CURED_F32 || d == CURED_BF16) {
-        uint32_t u = d == CURED_BF16 ? (uint32_t)bits << 16 : (uint32_t)bits;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    /* f16 by hand */
-    int s = (int)(bits >> 15) & 1, e = (int)(bits >> 10) & 31, f = (int)bits & 1023;
-    double v;
-    if (e == 31)
-        v = f ? NAN : INFINITY;
-    else if (e == 0)
-        v = ldexp(f, -24);
-    else
-        v = ldexp(1024 + f, e - 25);
-    return s ? -v : v;
-}
-
-/* Bits of a float dtype with sign s, unbiased exponent ex (clamped to the
- * normal range, or subnormal below it) and random fraction bits. */
-static uint64_t make_float(cured_dtype d, int s, int ex)
-{
-    int fbits = d == CURED_F16 ? 10 : d == CURED_BF16 ? 7 : d == CURED_F32 ? 23 : 52;
-    int ebits = d == CURED_F16 ? 5 : d == CURED_F64 ? 11 : 8;
-    int bias = (1 << (ebits - 1)) - 1;
-    int e = ex + bias;
-    uint64_t f = rnd() & (((uint64_t)1 << fbits) - 1);
-    if (e < 1) { /* subnormal: shift the hidden bit in */
-        uint64_t m = (((uint64_t)1 << fbits) | f) >> (1 - e);
-        e = 0;
-        f = m;
-    }
-    if (e > 2 * bias)
-        e = 2 * bias;
-    return (uint64_t)s << (fbits + ebits) | (uint64_t)e << fbits | f;
-}
-
-static uint64_t max_finite(cured_dtype d)
-{
-    switch (d) {
-    case CURED_F16: return 0x7bffu;
-    case CURED_BF16: return 0x7f7fu;
-    case CURED_F32: return 0x7f7fffffu;
-    default: return 0x7fefffffffffffffull;
-    }
-}
-
-static void put(void *a, cured_dtype d, uint64_t i, uint64_t bits)
-{
-    memcpy((char *)a + i * elem_size(d), &bits, elem_size(d)); /* little-endian */
-}
-
-static uint64_t get(const void *a, cured_dtype d, uint64_t i)
-{
-    uint64_t bits = 0;
-    memcpy(&bits, (const char *)a + i * elem_size(d), elem_size(d));
-    return bits;
-}
-
-enum { UNIFORM, POSITIVE, CANCEL, WIDE, HUGE_CANCEL, OVERFLOW_DATA, KINDS };
-static const char *kind_names[KINDS] = {"uniform", "positive", "cancel", "wide",
-                                        "huge-cancel", "overflow"};
-
-/* Fills a[0..n) with data of kind k for dtype d. */
-static void fill(void *a, cured_dtype d, uint64_t n, int k)
-{
-    int lo, hi; /* exponent range of "wide" */
-    switch (d) {
-    case CURED_F16: lo = -24; hi = 15; break;
-    case CURED_BF16: lo = -133; hi = 120; break;
-    case CURED_F32: lo = -140; hi = 120; break;
-    default: lo = -1060; hi = 1000; break;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t r = rnd(), bits;
-        switch (k) {
-        case UNIFORM: bits = make_float(d, (int)(r & 1), -1 - (int)(r >> 8) % 12); break;
-        case POSITIVE: bits = make_float(d, 0, -(int)(r >> 8) % 20); break;
-        case WIDE:
-            bits = make_float(d, (int)(r & 1), lo + (int)((r >> 8) % (uint64_t)(hi - lo + 1)));
-            break;
-        case HUGE_CANCEL: {
-            int big_e = d == CURED_F16 ? 15 : 100;
-            int small_e = d == CURED_F16 ? -14 : 0;
-            uint64_t one = make_float(d, 0, small_e) & ~(((uint64_t)1 << (d == CURED_F16 ? 10 : d == CURED_BF16 ? 7 : d == CURED_F32 ? 23 : 52)) - 1);
-            uint64_t huge = make_float(d, 0, big_e) & ~(((uint64_t)1 << (d == CURED_F16 ? 10 : d == CURED_BF16 ? 7 : d == CURED_F32 ? 23 : 52)) - 1);
-            uint64_t sign = (uint64_t)1 << (8 * elem_size(d) - 1);
-            bits = i % 3 == 0 ? huge : i % 3 == 1 ? one : huge | sign;
-            break;
-        }
-        case OVERFLOW_DATA: bits = max_finite(d); break;
-        default: bits = 0; break;
-        }
-        put(a, d, i, bits);
-    }
-    if (k == CANCEL) { /* second half negates the first; a tiny odd one */
-        uint64_t sign = (uint64_t)1 << (8 * elem_size(d) - 1);
-        for (uint64_t i = 0; i < n / 2; i++)
-            put(a, d, n - 1 - i, get(a, d, i) ^ sign);
-        if (n % 2)
-            put(a, d, n / 2, 1); /* the smallest subnormal: the exact sum */
-        if (n >= 4) /* and one more pair off by the smallest subnormal */
-            put(a, d, 0, get(a, d, 0) + 1);
-    }
-}
 
 /* The reference: the correctly rounded sum of a[0..n), as f32 (to_f64 0)
  * or f64 bits, specials by IEEE. */
@@ -282,7 +162,7 @@ static uint64_t reference_sum(const void *a, cured_dtype d, uint64_t n, int to_f
     memset(&b, 0, sizeof b);
     int pinf = 0, ninf = 0, nan = 0;
     for (uint64_t i = 0; i < n; i++) {
-        double x = value_of(d, get(a, d, i));
+        double x = rd_value(d, rd_get(a, d, i));
         if (isnan(x))
             nan = 1;
         else if (isinf(x))
@@ -335,7 +215,7 @@ static void check_sum(cured_dtype d, uint64_t n, int kind, unsigned flags,
 {
     void *a = malloc(n * elem_size(d) + 8);
     assert_non_null(a);
-    fill(a, d, n, kind);
+    rd_fill(a, d, n, kind, &rng_state);
     int to_f64 = d == CURED_F64 || (flags & CURED_REDUCE_F64);
     uint64_t want = reference_sum(a, d, n, to_f64), got = 0;
     assert_int_equal(cured_reduce_cpu(CURED_OP_SUM, d, n ? a : NULL, n, &got,
@@ -343,7 +223,7 @@ static void check_sum(cured_dtype d, uint64_t n, int kind, unsigned flags,
                      CURED_SUCCESS);
     if (got != want)
         fail_msg("%s %s n=%llu threads %d: got %llx, want %llx",
-                 cured_dtype_name(d), kind_names[kind], (unsigned long long)n,
+                 cured_dtype_name(d), rd_kind_names[kind], (unsigned long long)n,
                  threads, (unsigned long long)got, (unsigned long long)want);
     free(a);
 }
@@ -353,7 +233,7 @@ static void test_sums_are_correctly_rounded(void **state)
     (void)state;
     static const uint64_t sizes[] = {0, 1, 2, 3, 1000, (1u << 20) + 3};
     for (size_t t = 0; t < sizeof float_types / sizeof *float_types; t++)
-        for (int k = 0; k < KINDS; k++)
+        for (int k = 0; k < RD_KINDS; k++)
             for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
                 rng_state = 1000 * t + 10 * (uint64_t)k + s;
                 check_sum(float_types[t], sizes[s], k, 0, 0);
@@ -367,11 +247,11 @@ static void test_large_sums(void **state)
     (void)state;
     uint64_t n = (1u << 24) + 5;
     rng_state = 77;
-    check_sum(CURED_F32, n, UNIFORM, 0, 0);
+    check_sum(CURED_F32, n, RD_UNIFORM, 0, 0);
     rng_state = 78;
-    check_sum(CURED_F64, n, WIDE, 0, 0);
+    check_sum(CURED_F64, n, RD_WIDE, 0, 0);
     rng_state = 79;
-    check_sum(CURED_F16, n, CANCEL, 0, 0);
+    check_sum(CURED_F16, n, RD_CANCEL, 0, 0);
 }
 
 /* The cut into threads changes nothing. */
@@ -382,7 +262,7 @@ static void test_any_thread_count_same_bits(void **state)
     for (size_t t = 0; t < sizeof float_types / sizeof *float_types; t++) {
         void *a = malloc(n * 8);
         rng_state = 5 + t;
-        fill(a, float_types[t], n, WIDE);
+        rd_fill(a, float_types[t], n, RD_WIDE, &rng_state);
         uint64_t first = 0;
         for (int threads = 1; threads <= 9; threads += 2) {
             uint64_t got = 0;
@@ -432,7 +312,7 @@ static void test_integer_sums_wrap_or_widen(void **state)
     int64_t want64 = 0;
     rng_state = 9;
     for (uint64_t i = 0; i < n; i++) {
-        a[i] = (int32_t)(uint32_t)rnd();
+        a[i] = (int32_t)(uint32_t)rd_random(&rng_state);
         want64 += a[i];
     }
     int32_t got32;
@@ -471,15 +351,15 @@ static void check_minmax(cured_dtype d, const void *a, uint64_t n)
 {
     int64_t want_min = -1, want_max = -1, nan_at = -1;
     for (uint64_t i = 0; i < n; i++) {
-        double x = value_of(d, get(a, d, i));
+        double x = rd_value(d, rd_get(a, d, i));
         if (isnan(x)) {
             if (nan_at < 0)
                 nan_at = (int64_t)i;
             continue;
         }
-        if (want_min < 0 || less(x, value_of(d, get(a, d, (uint64_t)want_min))))
+        if (want_min < 0 || less(x, rd_value(d, rd_get(a, d, (uint64_t)want_min))))
             want_min = (int64_t)i;
-        if (want_max < 0 || less(value_of(d, get(a, d, (uint64_t)want_max)), x))
+        if (want_max < 0 || less(rd_value(d, rd_get(a, d, (uint64_t)want_max)), x))
             want_max = (int64_t)i;
     }
     if (nan_at >= 0)
@@ -491,10 +371,10 @@ static void check_minmax(cured_dtype d, const void *a, uint64_t n)
     assert_int_equal(got, want_max);
     uint64_t bits = 0;
     assert_int_equal(cured_reduce_cpu(CURED_OP_MIN, d, a, n, &bits, 0, 3), 0);
-    assert_int_equal(bits, get(a, d, (uint64_t)want_min));
+    assert_int_equal(bits, rd_get(a, d, (uint64_t)want_min));
     bits = 0;
     assert_int_equal(cured_reduce_cpu(CURED_OP_MAX, d, a, n, &bits, 0, 3), 0);
-    assert_int_equal(bits, get(a, d, (uint64_t)want_max));
+    assert_int_equal(bits, rd_get(a, d, (uint64_t)want_max));
 }
 
 static void test_minmax_order_and_ties(void **state)
@@ -505,20 +385,20 @@ static void test_minmax_order_and_ties(void **state)
         cured_dtype d = float_types[t];
         void *a = malloc(n * 8);
         rng_state = 40 + t;
-        fill(a, d, n, WIDE);
+        rd_fill(a, d, n, RD_WIDE, &rng_state);
         check_minmax(d, a, n);
         /* ties: the same extreme twice; zeros of both signs */
-        put(a, d, 7, get(a, d, n - 3));
+        rd_put(a, d, 7, rd_get(a, d, n - 3));
         check_minmax(d, a, n);
         uint64_t sign = (uint64_t)1 << (8 * elem_size(d) - 1);
         for (uint64_t i = 0; i < n; i++)
-            put(a, d, i, i % 2 ? 0 : sign);
+            rd_put(a, d, i, i % 2 ? 0 : sign);
         check_minmax(d, a, n);
         /* a NaN: it wins, the first one */
-        fill(a, d, n, UNIFORM);
-        uint64_t nan = max_finite(d) + 2; /* exponent all ones, fraction != 0 */
-        put(a, d, 1234, nan);
-        put(a, d, 99999, nan);
+        rd_fill(a, d, n, RD_UNIFORM, &rng_state);
+        uint64_t nan = rd_max_finite(d) + 2; /* exponent all ones, fraction != 0 */
+        rd_put(a, d, 1234, nan);
+        rd_put(a, d, 99999, nan);
         check_minmax(d, a, n);
         free(a);
     }
