@@ -2,7 +2,8 @@
  * workspace, pointer-check cache) and the launch.
  *
  * defines: cured_reducer_create, cured_reducer_destroy, cured_reduce,
- *          cured_reduce_shaped, cured_reduce_flagged, cured_reducer_shape
+ *          cured_reduce_shaped, cured_reduce_flagged, cured_reducer_shape,
+ *          cured_is_device_pointer
  *
  * Everything a call needs from the device is read once, in
  * cured_reducer_create: a call checks its arguments in C, checks a pointer
@@ -28,9 +29,7 @@ struct cured_reducer {
     unsigned resident[CURED_OP_COUNT][CURED_DTYPE_COUNT][CURED_VARIANT_COUNT];
 };
 
-/* Whether p is device (or managed) memory of `device`. Clears the error a
- * failed query leaves. */
-static int is_device_pointer(const void *p, int device)
+extern "C" int cured_is_device_pointer(const void *p, int device)
 {
     cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
@@ -66,7 +65,7 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
         free(r);
         return CURED_ERROR_CUDA;
     }
-    if (d_workspace != NULL && !is_device_pointer(d_workspace, r->device)) {
+    if (d_workspace != NULL && !cured_is_device_pointer(d_workspace, r->device)) {
         free(r);
         return CURED_ERROR_NOT_DEVICE_POINTER;
     }
@@ -159,12 +158,12 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
         return CURED_ERROR_UNSUPPORTED_OP;
     /* The pointer check, skipped for the pointers the last call passed. */
     if (n > 0 && d_in != r->checked_in) {
-        if (!is_device_pointer(d_in, r->device))
+        if (!cured_is_device_pointer(d_in, r->device))
             return CURED_ERROR_NOT_DEVICE_POINTER;
         r->checked_in = d_in;
     }
     if (d_out != r->checked_out) {
-        if (!is_device_pointer(d_out, r->device))
+        if (!cured_is_device_pointer(d_out, r->device))
             return CURED_ERROR_NOT_DEVICE_POINTER;
         r->checked_out = d_out;
     }

@@ -103,7 +103,7 @@ static void *run_chunk(void *arg)
         sum_float_chunk(c, dtype);
     else
         sum_int_chunk(c, dtype);
-    shard_finish_record(c->rec, c->header, c->count, c->in);
+    shard_finish_record(c->rec, c->header, 0, c->count, c->in);
     return NULL;
 }
 

@@ -4,7 +4,7 @@
  * tests/lib/test_reduce_cpu.c and tests/lib/test_sharded_cpu.c.
  *
  * defines: rd_kind, RD_KINDS, rd_kind_names, rd_random, rd_value,
- *          rd_max_finite, rd_put, rd_get, rd_fill
+ *          rd_max_finite, rd_put, rd_get, rd_fill, rd_reference_sum
  *
  * Elements are built bit by bit and read back with plain C and libm (no
  * library code), so a mistake shared with the library cannot hide.
@@ -44,5 +44,10 @@ uint64_t rd_get(const void *a, cured_dtype d, uint64_t i);
 /* Fills a[0..n) with data of kind k for the float dtype d, drawing from
  * the sequence *state. */
 void rd_fill(void *a, cured_dtype d, uint64_t n, rd_kind k, uint64_t *state);
+
+/* The reference: the exact sum of a[0..n) (a float dtype) rounded once,
+ * to nearest even, to f32 (to_f64 0) or f64, as bits; specials by IEEE
+ * (NaN as the quiet NaN cured_reduce gives, a zero sum +0). */
+uint64_t rd_reference_sum(const void *a, cured_dtype d, uint64_t n, int to_f64);
 
 #endif /* CURED_TEST_REDUCE_DATA_H */

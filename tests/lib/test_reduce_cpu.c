@@ -1,8 +1,8 @@
 /* test_reduce_cpu.c - cured_reduce_cpu against an independent exact
- * reference: sums are exact big integers (this file's own, scaled by
- * 2^-1074), written out in decimal and rounded by the C library's
- * correctly rounded strtof/strtod; min/max/argmin/argmax against plain
- * comparisons; integer sums against 64-bit arithmetic; argument errors.
+ * reference: sums against reduce_data.c's (exact big integers, scaled by
+ * 2^-1074, written out in decimal and rounded by the C library's correctly
+ * rounded strtof/strtod); min/max/argmin/argmax against plain comparisons;
+ * integer sums against 64-bit arithmetic; argument errors.
  *
  * Nothing here uses the library's xacc.h: elements are decoded with frexp
  * and ldexp, so a shared mistake cannot hide.
@@ -22,188 +22,11 @@
 #include "reduce_data.h"
 
 // ----------------------------------------------------------------------------
-// A small two's complement big integer: value * 2^-1074
-
-#define LIMBS 160 /* 5120 bits: sums, and sums times 5^1074 */
-
-typedef struct big {
-    uint32_t w[LIMBS];
-} big;
-
-/* b += sign * m * 2^shift (m < 2^64, shift >= 0). */
-static void big_add(big *b, uint64_t m, int shift, int negative)
-{
-    uint32_t add[4] = {0};
-    int k = shift / 32, r = shift % 32;
-    uint64_t lo = m << r, hi = r ? m >> (64 - r) : 0;
-    add[0] = (uint32_t)lo;
-    add[1] = (uint32_t)(lo >> 32);
-    add[2] = (uint32_t)hi;
-    uint64_t carry = 0;
-    if (!negative) {
-        for (int i = k; i < LIMBS; i++) {
-            uint64_t t = (uint64_t)b->w[i] + (i - k < 4 ? add[i - k] : 0) + carry;
-            b->w[i] = (uint32_t)t;
-            carry = t >> 32;
-            if (i - k >= 3 && carry == 0)
-                break;
-        }
-    } else {
-        uint64_t borrow = 0;
-        for (int i = k; i < LIMBS; i++) {
-            uint64_t sub = (i - k < 4 ? add[i - k] : 0) + borrow;
-            borrow = b->w[i] < sub;
-            b->w[i] = (uint32_t)((uint64_t)b->w[i] - sub);
-            if (i - k >= 3 && borrow == 0)
-                break;
-        }
-    }
-}
-
-static int big_negative(const big *b) { return b->w[LIMBS - 1] >> 31; }
-
-static void big_negate(big *b)
-{
-    uint64_t carry = 1;
-    for (int i = 0; i < LIMBS; i++) {
-        uint64_t t = (uint64_t)(uint32_t)~b->w[i] + carry;
-        b->w[i] = (uint32_t)t;
-        carry = t >> 32;
-    }
-}
-
-static int big_is_zero(const big *b)
-{
-    for (int i = 0; i < LIMBS; i++)
-        if (b->w[i])
-            return 0;
-    return 1;
-}
-
-/* b = b * f + 0 (magnitude), f < 2^32. */
-static void big_mul_small(big *b, uint32_t f)
-{
-    uint64_t carry = 0;
-    for (int i = 0; i < LIMBS; i++) {
-        uint64_t t = (uint64_t)b->w[i] * f + carry;
-        b->w[i] = (uint32_t)t;
-        carry = t >> 32;
-    }
-}
-
-/* b /= d, returns the remainder (magnitude). */
-static uint32_t big_div_small(big *b, uint32_t d)
-{
-    uint64_t rem = 0;
-    for (int i = LIMBS - 1; i >= 0; i--) {
-        uint64_t cur = rem << 32 | b->w[i];
-        b->w[i] = (uint32_t)(cur / d);
-        rem = cur % d;
-    }
-    return (uint32_t)rem;
-}
-
-/* Adds the finite double x (an element's exact value) to b. */
-static void big_add_double(big *b, double x)
-{
-    if (x == 0)
-        return;
-    int e;
-    double frac = frexp(fabs(x), &e);        /* |x| = frac 2^e, frac in [0.5, 1) */
-    uint64_t m = (uint64_t)ldexp(frac, 53);  /* exact: 53 bits at most */
-    int shift = e - 53 + 1074;
-    while (shift < 0) { /* subnormals: m has trailing zeros */
-        m >>= 1;
-        shift++;
-    }
-    big_add(b, m, shift, x < 0);
-}
-
-/* The exact value of b * 2^-1074 as decimal text, "[-]D.e-1074" style. */
-static char *big_decimal(const big *value)
-{
-    big b = *value;
-    int neg = big_negative(&b);
-    if (neg)
-        big_negate(&b);
-    for (int i = 0; i < 1074; i++) /* * 5^1074: now an integer / 10^1074 */
-        big_mul_small(&b, 5);
-    char digits[LIMBS * 10 + 8];
-    int len = 0;
-    do {
-        uint32_t chunk = big_div_small(&b, 1000000000u);
-        for (int i = 0; i < 9; i++) {
-            digits[len++] = (char)('0' + chunk % 10);
-            chunk /= 10;
-        }
-    } while (!big_is_zero(&b));
-    char *text = malloc((size_t)len + 16);
-    int p = 0;
-    if (neg)
-        text[p++] = '-';
-    for (int i = len - 1; i >= 0; i--)
-        text[p++] = digits[i];
-    sprintf(text + p, "e-1074");
-    return text;
-}
-
-// ----------------------------------------------------------------------------
-// Elements (reduce_data.h) and the reference
+// Elements and the reference (reduce_data.h)
 
 static uint64_t rng_state;
 
 static size_t elem_size(cured_dtype d) { return cured_dtype_size(d); }
-
-/* The reference: the correctly rounded sum of a[0..n), as f32 (to_f64 0)
- * or f64 bits, specials by IEEE. */
-static uint64_t reference_sum(const void *a, cured_dtype d, uint64_t n, int to_f64)
-{
-    big b;
-    memset(&b, 0, sizeof b);
-    int pinf = 0, ninf = 0, nan = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        double x = rd_value(d, rd_get(a, d, i));
-        if (isnan(x))
-            nan = 1;
-        else if (isinf(x))
-            *(x > 0 ? &pinf : &ninf) = 1;
-        else
-            big_add_double(&b, x);
-    }
-    double v;
-    if (nan || (pinf && ninf)) {
-        v = NAN;
-    } else if (pinf || ninf) {
-        v = pinf ? INFINITY : -INFINITY;
-    } else if (big_is_zero(&b)) {
-        v = 0.0; /* +0, the library's documented sign */
-    } else {
-        char *text = big_decimal(&b);
-        if (to_f64) {
-            v = strtod(text, NULL);
-        } else {
-            float f = strtof(text, NULL);
-            free(text);
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            return u;
-        }
-        free(text);
-    }
-    if (!to_f64) {
-        float f = (float)v;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        if (isnan(v))
-            u = 0x7fc00000u;
-        return u;
-    }
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    if (isnan(v))
-        u = 0x7ff8000000000000ull;
-    return u;
-}
 
 // ----------------------------------------------------------------------------
 // Sums
@@ -217,7 +40,7 @@ static void check_sum(cured_dtype d, uint64_t n, int kind, unsigned flags,
     assert_non_null(a);
     rd_fill(a, d, n, kind, &rng_state);
     int to_f64 = d == CURED_F64 || (flags & CURED_REDUCE_F64);
-    uint64_t want = reference_sum(a, d, n, to_f64), got = 0;
+    uint64_t want = rd_reference_sum(a, d, n, to_f64), got = 0;
     assert_int_equal(cured_reduce_cpu(CURED_OP_SUM, d, n ? a : NULL, n, &got,
                                       flags, threads),
                      CURED_SUCCESS);

@@ -28,6 +28,9 @@
  *           were refused
  *   N       the shard's element count (global indexes come from the
  *           counts of the ranks before: shards are contiguous, in rank order)
+ *   CALL    the number of calls the rank's communicator made before: ranks
+ *           in step agree on it, so a record left from an earlier call can
+ *           never be taken for this call's
  *   LOCAL   what the shard's own reduction wrote: an exact sum's special
  *           bits (XACC_PINF ...), followed at DIGITS by its digits,
  *           normalised (shard_put_sum); an integer sum modulo 2^64; or the
@@ -56,6 +59,7 @@
 #define SHARD_W_RANK 3
 #define SHARD_W_IDX 4
 #define SHARD_W_BITS 5
+#define SHARD_W_CALL 6
 #define SHARD_W_LOCAL 7
 #define SHARD_W_DIGITS 8 /* = SHARD_W_LOCAL + 1: the exact sum writes both */
 #define SHARD_REC_WORDS (SHARD_W_DIGITS + XACC_NDIG_MAX) /* 80: 640 bytes */
@@ -167,12 +171,13 @@ XACC_HD void shard_put_sum(uint64_t *at, const int64_t *d, int lo, int hi, int n
     shard_normalize((int64_t *)(at + 1), d, lo, hi, ndig);
 }
 
-/* Completes rank's record after its shard's own reduction wrote LOCAL
+/* Completes a rank's record after its shard's own reduction wrote LOCAL
  * (nothing to move for a float sum; an integer sum to ISUM; an arg index
  * to IDX, with the element's bits, read from in, and its rank), and sets
- * HEADER and N. A poison header takes only HEADER and N. Can't fail. */
-XACC_HD void shard_finish_record(uint64_t *rec, uint64_t header, uint64_t n,
-                                 const void *in)
+ * HEADER, CALL and N. A poison header takes only those three. Can't
+ * fail. */
+XACC_HD void shard_finish_record(uint64_t *rec, uint64_t header, uint64_t call,
+                                 uint64_t n, const void *in)
 {
     if (!(header & SHARD_POISON)) {
         int op = shard_header_op(header), dtype = shard_header_dtype(header);
@@ -191,13 +196,15 @@ XACC_HD void shard_finish_record(uint64_t *rec, uint64_t header, uint64_t n,
         }
     }
     rec[SHARD_W_N] = n;
+    rec[SHARD_W_CALL] = call;
     rec[SHARD_W_HEADER] = header;
 }
 
 /* Whether count records (recs, SHARD_REC_WORDS apart) combine: 0, or
  * SHARD_BAD_REFUSED (some rank's arguments were refused) and/or
- * SHARD_BAD_MISMATCH (headers that differ or are not headers, an op or
- * dtype out of range, a count of records outside 1..SHARD_MAX_RANKS). */
+ * SHARD_BAD_MISMATCH (headers that differ or are not headers, calls that
+ * differ, an op or dtype out of range, a count of records outside
+ * 1..SHARD_MAX_RANKS). */
 XACC_HD unsigned shard_records_check(const uint64_t *recs, int count)
 {
     if (count < 1 || count > SHARD_MAX_RANKS)
@@ -211,6 +218,8 @@ XACC_HD unsigned shard_records_check(const uint64_t *recs, int count)
         else if (h & SHARD_POISON)
             bad |= SHARD_BAD_REFUSED;
         else if (h != h0 && !(h0 & SHARD_POISON))
+            bad |= SHARD_BAD_MISMATCH;
+        if (recs[(uint64_t)r * SHARD_REC_WORDS + SHARD_W_CALL] != recs[SHARD_W_CALL])
             bad |= SHARD_BAD_MISMATCH;
     }
     if (!bad && ((unsigned)shard_header_op(h0) >= CURED_OP_COUNT ||
