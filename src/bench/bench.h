@@ -44,6 +44,7 @@ typedef struct bench_options {
     int stdout_format;        /* BENCH_FORMAT_* printed on stdout */
     const char *csv_path;     /* also write CSV here (NULL: don't) */
     const char *json_path;    /* also write JSON here (NULL: don't) */
+    int gpus;                 /* > 0: `--gpus N`, the sharded bench (bench_sharded.h) */
 } bench_options;
 
 enum { BENCH_FORMAT_TABLE = 0, BENCH_FORMAT_CSV, BENCH_FORMAT_JSON };

@@ -16,8 +16,10 @@
 #include <string.h>
 
 /* n = 2^max_log2 elements of 8 bytes must fit on the card with room to
- * spare: 2^32 f64 values are 32 GiB. */
+ * spare: 2^32 f64 values are 32 GiB. `--gpus N` (f32 only, the whole array
+ * on GPU 0 for the one-GPU time) goes to 2^34 f32 elements, 64 GiB. */
 #define MAX_LOG2 32
+#define MAX_LOG2_GPUS 34
 
 /* Writes one formatted line into err and returns BENCH_PARSE_ERROR. */
 static int parse_error(char *err, size_t err_size, const char *fmt, ...)
@@ -115,7 +117,7 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                         size_t err_size)
 {
     enum { OPT_MIN = 256, OPT_MAX, OPT_DTYPE, OPT_KERNELS, OPT_RUNS,
-           OPT_TARGET, OPT_BLOCK, OPT_CSV, OPT_JSON };
+           OPT_TARGET, OPT_BLOCK, OPT_CSV, OPT_JSON, OPT_GPUS };
     static const struct option options[] = {
         {"min-log2", required_argument, NULL, OPT_MIN},
         {"max-log2", required_argument, NULL, OPT_MAX},
@@ -127,6 +129,7 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
         {"block-size", required_argument, NULL, OPT_BLOCK}, /* its old name */
         {"csv", optional_argument, NULL, OPT_CSV},
         {"json", optional_argument, NULL, OPT_JSON},
+        {"gpus", required_argument, NULL, OPT_GPUS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -134,6 +137,9 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
     if (err != NULL && err_size > 0)
         err[0] = '\0';
     int csv_stdout = 0, json_stdout = 0, opt;
+    /* options that mean nothing to --gpus, and --max-log2's text: both are
+     * judged once every option is read */
+    const char *catalogue_only = NULL, *max_text = NULL;
     optind = 0; /* full re-initialisation (glibc, musl): parse may be called again */
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -145,11 +151,18 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                 return BENCH_PARSE_ERROR;
             break;
         case OPT_MAX:
-            if (parse_int("--max-log2", optarg, 0, MAX_LOG2, &opts->max_log2, err,
+            if (parse_int("--max-log2", optarg, 0, MAX_LOG2_GPUS, &opts->max_log2, err,
                           err_size) != 0)
+                return BENCH_PARSE_ERROR;
+            max_text = optarg;
+            break;
+        case OPT_GPUS:
+            if (parse_int("--gpus", optarg, 1, 16, &opts->gpus, err, err_size) != 0)
                 return BENCH_PARSE_ERROR;
             break;
         case OPT_DTYPE:
+            if (strcmp(optarg, "f32") != 0)
+                catalogue_only = "--dtype other than f32";
             if (cured_dtype_from_name(optarg, &opts->dtype) != CURED_SUCCESS)
                 return parse_error(err, err_size,
                                    "--dtype: unknown type '%s' (f32 f64 i32 i64 u32 u64)",
@@ -160,6 +173,7 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                                    optarg);
             break;
         case OPT_KERNELS:
+            catalogue_only = "--kernels";
             if (parse_kernels(optarg, &opts->kernel_mask, err, err_size) !=
                 BENCH_PARSE_RUN)
                 return BENCH_PARSE_ERROR;
@@ -179,6 +193,7 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
             opts->cap_ms = 10 * opts->target_ms;
             break;
         case OPT_BLOCK:
+            catalogue_only = "--block";
             if (parse_int("--block", optarg, 0, INT32_MAX, &opts->block_size, err,
                           err_size) != 0)
                 return BENCH_PARSE_ERROR;
@@ -214,6 +229,14 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
         return parse_error(err, err_size,
                            "unexpected argument '%s' (files go as --csv=FILE, --json=FILE)",
                            argv[optind]);
+    if (opts->gpus == 0 && opts->max_log2 > MAX_LOG2)
+        return parse_error(err, err_size, "--max-log2 '%s': out of range (0 to %d)",
+                           max_text, MAX_LOG2);
+    if (opts->gpus > 0 && catalogue_only != NULL)
+        return parse_error(err, err_size, "--gpus: %s is the catalogue bench's "
+                           "(--gpus times f32 sums of cured_reduce)", catalogue_only);
+    if (opts->gpus > 0 && json_stdout + (opts->json_path != NULL) > 0)
+        return parse_error(err, err_size, "--gpus: no --json (use --csv)");
     if (opts->min_log2 > opts->max_log2)
         return parse_error(err, err_size, "--min-log2 %d is above --max-log2 %d",
                            opts->min_log2, opts->max_log2);
@@ -247,6 +270,10 @@ void bench_print_usage(FILE *out)
 "                    two from 32 to 1024 (default 256), as `cured model --block`\n"
 "  --csv[=FILE]      CSV on stdout instead of the table, or also to FILE\n"
 "  --json[=FILE]     JSON on stdout instead of the table, or also to FILE\n"
+"  --gpus N          instead: cured_reduce_sharded over GPUs 0 .. N-1 of this\n"
+"                    process against cured_reduce on GPU 0, f32 sums (n up to\n"
+"                    2^%d), communicators made before timing; times of\n"
+"                    back-to-back calls, throughput, NCCL's share of a call\n"
 "  -h, --help        this help\n"
 "\n"
 "Columns: us = median microseconds per call; noise = interquartile range /\n"
@@ -255,5 +282,5 @@ void bench_print_usage(FILE *out)
 "sum of the input (floats within the proven bound of the kernel's order).\n"
 "Progress goes to stderr. Exit status: 0, 1 (no GPU, CUDA error or a\n"
 "mismatch), 2 (bad options).\n",
-            MAX_LOG2);
+            MAX_LOG2, MAX_LOG2_GPUS);
 }
