@@ -14,6 +14,9 @@
 #   fidelity scripts/gpu-fidelity.sh (ncu's truth for the fidelity set)
 #   reduce scripts/gpu-reduce.sh (cured_reduce: GPU tests, sanitizer, the
 #          price of exactness; not in the default list: name it)
+#   sharded scripts/gpu-sharded.sh (cured_reduce_sharded: one rank against
+#          cured_reduce bit for bit, its overhead 2^10..2^30; with 2+ GPUs
+#          the two-rank runs, else skipped; not in the default list)
 #   tour   build/cured tour (the main job, GPU part included)
 #
 # $OUT keeps summary.txt, check.log, bench-summary.log, bench.csv,
@@ -37,14 +40,16 @@ stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build check bench model)
 for s in "${stages[@]}"; do
   case "$s" in
-    build|check|bench|model|fidelity|tour|reduce) ;;
-    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour reduce)" >&2; exit 2 ;;
+    build|check|bench|model|fidelity|tour|reduce|sharded) ;;
+    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour reduce sharded)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x build/cured ] && [ "${stages[0]}" != build ]; then
   stages=(build "${stages[@]}")
 fi
 export PATH=$PATH:/usr/local/cuda/bin
+# NVLink multicast (NVLS) stays off on the lent machines, for every NCCL user.
+export NCCL_NVLS_ENABLE=0
 
 build_stage() {
   echo "== $(date -u +%FT%TZ) =="
@@ -95,6 +100,7 @@ for s in "${stages[@]}"; do
     fidelity) run_stage fidelity "$out/fidelity.log" 300 scripts/gpu-fidelity.sh ;;
     tour) run_stage tour "$out/tour.log" 120 build/cured tour ;;
     reduce) run_stage reduce "$out/reduce.log" 420 scripts/gpu-reduce.sh ;;
+    sharded) run_stage sharded "$out/sharded.log" 300 scripts/gpu-sharded.sh ;;
   esac
 done
 
@@ -103,7 +109,7 @@ done
 tar -C "$out" -czf /tmp/cured-logs.tar.gz . 2>/dev/null && mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
 find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
   ! -name check.log ! -name bench.csv ! -name model.log ! -name fidelity.txt \
-  ! -name bench-summary.log ! -name fidelity.tar.gz ! -name reduce.log \
+  ! -name bench-summary.log ! -name fidelity.tar.gz ! -name reduce.log ! -name sharded.log \
   -exec rm -rf {} + 2>/dev/null
 
 {
@@ -118,6 +124,11 @@ find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
     echo
     echo "== reduce (tail) =="
     tail -n 45 "$out/reduce.log"
+  fi
+  if [ -f "$out/sharded.log" ]; then
+    echo
+    echo "== sharded (tail) =="
+    tail -n 30 "$out/sharded.log"
   fi
   echo
   echo "== bench at 2^26 (tail) =="

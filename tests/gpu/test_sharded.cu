@@ -12,6 +12,8 @@
  *                                  communicator after
  *   test_gpu_sharded --large       the same for n = 2^28 and 2^30 (f32, f64,
  *                                  i32: sum, min, argmax)
+ *   test_gpu_sharded --one         a few calls (f64, f16 and i32 sums, f32
+ *                                  argmax, n = 100003), for compute-sanitizer
  *   test_gpu_sharded --overhead    one rank against cured_reduce, f32 sum,
  *                                  2^10 .. 2^30: us per call back to back,
  *                                  and NCCL's allgather of the records alone
@@ -152,6 +154,22 @@ static void one_rank_sweep(void)
         compare_one((float *)d_a + 1, 100003, (cured_op)op, CURED_F32, 0, "misaligned");
     CHECK_CUDA(cudaFree(d_a));
     printf("one rank: sweep done (%d failures so far)\n", failures);
+}
+
+/* A few calls on one small array, for compute-sanitizer. */
+static void one_rank_few(void)
+{
+    void *d_a;
+    CHECK_CUDA(cudaMalloc(&d_a, 100003 * 8));
+    compare_all_ops(d_a, CURED_F64, WIDE, 100003, 3);
+    fill(d_a, CURED_F16, SPECIAL, 100003, 4);
+    compare_one(d_a, 100003, CURED_OP_SUM, CURED_F16, 0, "special");
+    fill(d_a, CURED_I32, 0, 100003, 5);
+    compare_one(d_a, 100003, CURED_OP_SUM, CURED_I32, 0, "ints");
+    fill(d_a, CURED_F32, WIDE, 100003, 6);
+    compare_one(d_a, 100003, CURED_OP_ARGMAX, CURED_F32, 0, "wide");
+    CHECK_CUDA(cudaFree(d_a));
+    printf("one rank: a few calls done (%d failures so far)\n", failures);
 }
 
 static void one_rank_large(void)
@@ -627,11 +645,12 @@ int main(int argc, char **argv)
             nsizes = 0;
             for (char *p = argv[++i]; *p && nsizes < 16; p += *p == ',')
                 sizes[nsizes++] = strtoull(p, &p, 0);
-        } else if (strcmp(argv[i], "--large") == 0 || strcmp(argv[i], "--overhead") == 0) {
+        } else if (strcmp(argv[i], "--large") == 0 || strcmp(argv[i], "--overhead") == 0 ||
+                   strcmp(argv[i], "--one") == 0) {
             mode = argv[i] + 2;
         } else {
-            fprintf(stderr, "usage: test_gpu_sharded [--large | --overhead | --gpus N "
-                            "[--sizes A,B,..]]\n");
+            fprintf(stderr, "usage: test_gpu_sharded [--large | --overhead | --one | "
+                            "--gpus N [--sizes A,B,..]]\n");
             return 2;
         }
     }
@@ -661,6 +680,8 @@ int main(int argc, char **argv)
             one_rank_large();
         } else if (strcmp(mode, "overhead") == 0) {
             overhead();
+        } else if (strcmp(mode, "one") == 0) {
+            one_rank_few();
         } else {
             one_rank_bad_input();
             one_rank_repeated();
