@@ -44,7 +44,8 @@ typedef struct sharded_ctx {
     cudaStream_t streams[MAX_GPUS];
     cudaEvent_t start, stop, done[MAX_GPUS];
     void *d_shard[MAX_GPUS];    /* GPU 0: the whole array; others: their shard */
-    uint64_t *d_out[MAX_GPUS];  /* one result word per GPU */
+    uint64_t *d_out[MAX_GPUS];  /* per GPU: [0] the sharded result; GPU 0's [4]
+                                   cured_reduce's over the whole array */
     void *d_records[MAX_GPUS];  /* NCCL's part alone: its own buffer */
     cured_reducer *one;         /* cured_reduce on GPU 0 */
     uint64_t first[MAX_GPUS + 1];
@@ -59,8 +60,8 @@ static cudaError_t run_job(sharded_ctx *c, int job, uint64_t n, cured_status *st
     *st = CURED_SUCCESS;
     if (job == JOB_ONE_GPU) {
         cudaSetDevice(0);
-        *st = cured_reduce(c->one, CURED_OP_SUM, CURED_F32, c->d_shard[0], n, c->d_out[0],
-                           0, (cured_stream)c->streams[0]);
+        *st = cured_reduce(c->one, CURED_OP_SUM, CURED_F32, c->d_shard[0], n,
+                           c->d_out[0] + 4, 0, (cured_stream)c->streams[0]);
     } else if (job == JOB_SHARDED) {
         cured_shard s[MAX_GPUS];
         for (int r = 0; r < c->gpus; r++) {
@@ -240,10 +241,10 @@ static int run_n(sharded_ctx *c, const bench_options *opts, int k, double *sampl
         if (time_job(c, job, n, opts, samples, outs[job], err, cap) != 0)
             return -1;
     }
-    /* the check: every rank's last result against GPU 0's */
+    /* the check: every rank's result against cured_reduce's on GPU 0 */
     uint64_t want = 0;
     cudaSetDevice(0);
-    cudaMemcpy(&want, c->d_out[0], 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(&want, c->d_out[0] + 4, 4, cudaMemcpyDeviceToHost);
     cured_status st = CURED_SUCCESS;
     run_job(c, JOB_SHARDED, n, &st);
     row.equal = st == CURED_SUCCESS;
