@@ -515,6 +515,7 @@ typedef struct disagree_arg {
     cured_comm *comm;
     int device;
     cured_op op;
+    cured_dtype dtype;
     const void *d_shard;
     uint64_t n;
     void *d_out;
@@ -525,19 +526,23 @@ static void *disagree_thread(void *p)
 {
     disagree_arg *a = (disagree_arg *)p;
     cudaSetDevice(a->device);
-    a->st = cured_reduce_sharded(a->comm, a->op, CURED_F32, a->d_shard, a->n, a->d_out, 0,
+    a->st = cured_reduce_sharded(a->comm, a->op, a->dtype, a->d_shard, a->n, a->d_out, 0,
                                  NULL);
     a->check = cured_comm_check(a->comm, NULL);
     return NULL;
 }
 
-/* Ranks that disagree (another op on the last rank) or refuse (a host
- * shard on the last rank), one thread per rank: every rank returns, the
- * check says CURED_ERROR_RANK_MISMATCH everywhere, no output is written. */
+/* Ranks that disagree or refuse, one thread per rank, the last rank the
+ * odd one: another op, a host shard, a shard on another rank's GPU,
+ * another dtype. Every rank returns (the odd one its argument's status),
+ * the check says CURED_ERROR_RANK_MISMATCH everywhere, no output is
+ * written. */
 static void many_ranks_disagree(ranks *rk, void **d_copy)
 {
     static float host[64];
-    for (int bad = 0; bad < 2; bad++) {
+    static const char *what[4] = {"another op", "a host shard", "a shard on another GPU",
+                                  "another dtype"};
+    for (int bad = 0; bad < 4; bad++) {
         disagree_arg args[16];
         pthread_t th[16];
         for (int r = 0; r < rk->count; r++) {
@@ -545,9 +550,12 @@ static void many_ranks_disagree(ranks *rk, void **d_copy)
             CHECK_CUDA(cudaMemset(rk->d_out[r], 0xab, 64));
             fill(d_copy[r], CURED_F32, UNIFORM, 64, 40 + r);
             int last = r == rk->count - 1;
+            const void *shard = !last || bad == 0 || bad == 3 ? d_copy[r]
+                                : bad == 1                  ? (const void *)host
+                                                            : d_copy[0];
             args[r] = (disagree_arg){rk->comms[r], r,
                                      bad == 0 && last ? CURED_OP_MAX : CURED_OP_SUM,
-                                     bad == 1 && last ? (const void *)host : d_copy[r], 64,
+                                     bad == 3 && last ? CURED_I32 : CURED_F32, shard, 64,
                                      rk->d_out[r], CURED_SUCCESS, CURED_SUCCESS};
         }
         for (int r = 0; r < rk->count; r++)
@@ -556,15 +564,16 @@ static void many_ranks_disagree(ranks *rk, void **d_copy)
             pthread_join(th[r], NULL);
         for (int r = 0; r < rk->count; r++) {
             int last = r == rk->count - 1;
-            cured_status want = bad == 1 && last ? CURED_ERROR_NOT_DEVICE_POINTER
-                                                 : CURED_SUCCESS;
+            cured_status want = (bad == 1 || bad == 2) && last
+                                    ? CURED_ERROR_NOT_DEVICE_POINTER
+                                    : CURED_SUCCESS;
             uint64_t out[8];
             CHECK_CUDA(cudaSetDevice(r));
             CHECK_CUDA(cudaMemcpy(out, rk->d_out[r], 64, cudaMemcpyDeviceToHost));
             if (args[r].st != want || args[r].check != CURED_ERROR_RANK_MISMATCH ||
                 out[0] != 0xababababababababull)
-                FAIL("%d ranks, %s: rank %d: %s, check %s%s", rk->count,
-                     bad ? "a refusal" : "another op", r, cured_status_string(args[r].st),
+                FAIL("%d ranks, %s: rank %d: %s, check %s%s", rk->count, what[bad], r,
+                     cured_status_string(args[r].st),
                      cured_status_string(args[r].check),
                      out[0] != 0xababababababababull ? ", output written" : "");
         }
@@ -609,9 +618,11 @@ static void many_ranks(int count, const uint64_t *sizes, int nsizes)
                    cured_dtype_name(types[t]), (unsigned long long)sizes[i], failures);
             fflush(stdout);
         }
-    many_ranks_disagree(&rk, d_copy);
-    printf("%d ranks: disagreeing and refusing ranks done (%d failures so far)\n", count,
-           failures);
+    if (count >= 2) { /* one rank cannot disagree with another */
+        many_ranks_disagree(&rk, d_copy);
+        printf("%d ranks: disagreeing and refusing ranks done (%d failures so far)\n", count,
+               failures);
+    }
     CHECK_CUDA(cudaFree(d_whole));
     for (int r = 0; r < count; r++) {
         CHECK_CUDA(cudaSetDevice(r));
