@@ -3,14 +3,15 @@
  * the result cured_reduce gives for the whole array, bit for bit.
  *
  * defines: SHARD_REC_WORDS, SHARD_W_*, SHARD_MAX_RANKS, SHARD_KERNEL_STATE,
- *          SHARD_BAD_REFUSED, SHARD_BAD_MISMATCH, shard_header,
- *          shard_poison_header, shard_header_op, shard_header_dtype,
- *          shard_header_result, shard_family, shard_dtype_bytes,
- *          shard_load_bits, shard_better, shard_normalize, shard_put_sum,
- *          shard_finish_record, shard_records_check, shard_acc,
- *          shard_acc_init, shard_acc_add_scalars, shard_sum_digit,
- *          shard_acc_add, shard_acc_result, shard_acc_to_record,
- *          shard_combine
+ *          SHARD_BAD_REFUSED, SHARD_BAD_MISMATCH, SHARD_MAGIC,
+ *          SHARD_VERSION, SHARD_POISON, shard_header, shard_poison_header,
+ *          shard_header_op, shard_header_dtype, shard_header_result,
+ *          shard_family, shard_dtype_bytes, shard_load_bits, shard_better,
+ *          shard_normalize, shard_put_sum, shard_finish_record,
+ *          shard_records_check, shard_acc, shard_is_float_sum,
+ *          shard_is_max, shard_acc_init, shard_acc_add_scalars,
+ *          shard_sum_digit, shard_acc_add, shard_acc_result,
+ *          shard_acc_to_record, shard_combine
  *
  * Pure C99 and XACC_HD (xacc.h), like xacc.h and order.h: the GPU kernels
  * (src/kernels/exact/shard.cu, and the exact sum's state mode in
@@ -101,7 +102,6 @@ XACC_HD uint64_t shard_poison_header(void)
 
 XACC_HD int shard_header_op(uint64_t h) { return (int)(h & 0xff); }
 XACC_HD int shard_header_dtype(uint64_t h) { return (int)(h >> 8 & 0xff); }
-XACC_HD unsigned shard_header_flags(uint64_t h) { return (unsigned)(h >> 16 & 0xff); }
 XACC_HD int shard_header_result(uint64_t h) { return (int)(h >> 24 & 0xff); }
 
 /* The exact accumulator's family of a float dtype: bf16 shares f32's. */
