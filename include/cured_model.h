@@ -562,7 +562,7 @@ void cured_model_checks_free(cured_model_checks *checks);
 
 /* ========================================================= step view */
 
-/* One tree step (rule 5). */
+/* One tree step (docs/counting.md, "The step view", rule 5). */
 typedef struct cured_model_step {
     uint32_t block;           /* linear block index */
     uint32_t interval;        /* which barrier interval of the block (0: before
@@ -574,7 +574,8 @@ typedef struct cured_model_step {
     uint32_t divergent_warps; /* of those, the ones with a partial lane set */
 } cured_model_step;
 
-/* The page's row and what stands behind it (rule 6). */
+/* The page's row and what stands behind it (docs/counting.md, "The step
+ * view", rule 6). */
 typedef struct cured_model_step_summary {
     uint64_t accesses;          /* counted shared accesses */
     uint64_t barriers;          /* counted barrier releases */

@@ -14,15 +14,21 @@
 #   fidelity scripts/gpu-fidelity.sh (ncu's truth for the fidelity set)
 #   reduce scripts/gpu-reduce.sh (cured_reduce: GPU tests, sanitizer, the
 #          price of exactness; not in the default list: name it)
+#   bench-api scripts/gpu-bench-api.sh (cured_reduce's GPU tests without
+#          --large, the price of exactness, `cured bench --api` against CUB
+#          with bench-api.csv/.json/.svg; not in the default list: name it,
+#          `scripts/device.sh build bench-api`)
 #   sharded scripts/gpu-sharded.sh (cured_reduce_sharded: one rank against
 #          cured_reduce bit for bit, its overhead 2^10..2^30; with 2+ GPUs
 #          the two-rank runs, else skipped; not in the default list)
 #   tour   build/cured tour (the main job, GPU part included)
 #
 # $OUT keeps summary.txt, check.log, bench-summary.log, bench.csv,
-# model.log, fidelity.txt, fidelity.tar.gz and logs.tar.gz (everything: build
-# log, bench progress and JSON, sanitizer logs, the tour; the device returns
-# at most 8 files). A failing stage does not stop the next;
+# model.log, fidelity.txt, fidelity.tar.gz, reduce.log, sharded.log, bench-api.log,
+# bench-api.csv, bench-api.json, bench-api.svg and logs.tar.gz (everything:
+# build log, bench progress and JSON, sanitizer logs, the tour), those the
+# stages run made: the device returns at most 8 files, so name few stages
+# per call (`build bench-api` returns 6). A failing stage does not stop the next;
 # the exit status is 1 when any stage failed. All stages together stay under
 # DEVICE_BUDGET_S (default 570 s), inside the device's 10-minute limit.
 set -uo pipefail
@@ -40,8 +46,8 @@ stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build check bench model)
 for s in "${stages[@]}"; do
   case "$s" in
-    build|check|bench|model|fidelity|tour|reduce|sharded) ;;
-    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour reduce sharded)" >&2; exit 2 ;;
+    build|check|bench|model|fidelity|tour|reduce|bench-api|sharded) ;;
+    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour reduce bench-api sharded)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x build/cured ] && [ "${stages[0]}" != build ]; then
@@ -100,6 +106,7 @@ for s in "${stages[@]}"; do
     fidelity) run_stage fidelity "$out/fidelity.log" 300 scripts/gpu-fidelity.sh ;;
     tour) run_stage tour "$out/tour.log" 120 build/cured tour ;;
     reduce) run_stage reduce "$out/reduce.log" 420 scripts/gpu-reduce.sh ;;
+    bench-api) run_stage bench-api "$out/bench-api.log" 500 scripts/gpu-bench-api.sh ;;
     sharded) run_stage sharded "$out/sharded.log" 300 scripts/gpu-sharded.sh ;;
   esac
 done
@@ -109,7 +116,9 @@ done
 tar -C "$out" -czf /tmp/cured-logs.tar.gz . 2>/dev/null && mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
 find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
   ! -name check.log ! -name bench.csv ! -name model.log ! -name fidelity.txt \
-  ! -name bench-summary.log ! -name fidelity.tar.gz ! -name reduce.log ! -name sharded.log \
+  ! -name bench-summary.log ! -name fidelity.tar.gz ! -name reduce.log \
+  ! -name bench-api.log ! -name bench-api.csv ! -name bench-api.json ! -name bench-api.svg \
+  ! -name sharded.log \
   -exec rm -rf {} + 2>/dev/null
 
 {
@@ -124,6 +133,11 @@ find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
     echo
     echo "== reduce (tail) =="
     tail -n 45 "$out/reduce.log"
+  fi
+  if [ -f "$out/bench-api.log" ]; then
+    echo
+    echo "== bench-api (tail: price ratios, cured against CUB) =="
+    sed -n '/^== price of exactness: exact \/ plain ==/,$p' "$out/bench-api.log"
   fi
   if [ -f "$out/sharded.log" ]; then
     echo

@@ -14,8 +14,9 @@
 #    per path: exact sums of f16, bf16, f32, f64 (one block and 7 blocks,
 #    d_in misaligned by one element), an integer sum, min, argmax.
 # 3. test_gpu_reduce --price: exact against plain (not exact) sums of the
-#    same kernel shape, f32, f64, f16, bf16, 2^10 .. 2^30, back-to-back
-#    calls; block sizes 128 .. 1024 at 2^24 and up.
+#    same kernel shape, f32, bf16, f64, f16, 2^10 .. 2^30, back-to-back
+#    calls, on the standard fill and on 24- and 48-binade spreads; block
+#    sizes 128 .. 1024 at 2^24 and up; then the ratios (price-table.sh).
 # Exits non-zero if a test or a sanitizer run fails.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -71,10 +72,6 @@ fi
 echo "== gpu-reduce: price of exactness (us per call, back to back) =="
 "$bin" --price > "$out/price.log" 2>&1 || status=1
 cat "$out/price.log"
-# exact / plain at the same block, 2^24 and up: the acceptance wants <= 1.03
-awk 'NR > 1 && $4 == 256 { t[$1 " " $2 " " $3] = $6 }
-     END { for (k in t) { split(k, f, " "); if (f[3] == "exact" && (f[1] " " f[2] " plain") in t && f[2] >= 24)
-             printf "price %s 2^%s: exact/plain = %.3f\n", f[1], f[2], t[k] / t[f[1] " " f[2] " plain"] } }' \
-  "$out/price.log" | sort
+scripts/price-table.sh "$out/price.log"
 if [ $status = 0 ]; then echo "gpu-reduce: PASS"; else echo "gpu-reduce: FAIL"; fi
 exit $status

@@ -44,6 +44,9 @@ typedef struct bench_options {
     int stdout_format;        /* BENCH_FORMAT_* printed on stdout */
     const char *csv_path;     /* also write CSV here (NULL: don't) */
     const char *json_path;    /* also write JSON here (NULL: don't) */
+    int api;                  /* --api: cured_reduce against CUB (bench_api.h) */
+    unsigned api_dtypes;      /* --api: bit d for each cured_dtype d timed */
+    const char *svg_path;     /* --api: the plot here (NULL: none) */
     int gpus;                 /* > 0: `--gpus N`, the sharded bench (bench_sharded.h) */
 } bench_options;
 

@@ -1,7 +1,7 @@
 /* bench_anchor.cu - the two anchors every catalogue kernel is measured
  * against: CUB's DeviceReduce::Sum and the read ceiling.
  *
- * defines: bench_cub_sum, bench_read
+ * defines: bench_cub_sum, bench_read, bench_empty
  *
  * CUB appears in this project only here. The read kernel does everything a
  * reduction must (read every byte once, as wide and as many in flight as
@@ -11,6 +11,7 @@
 #include "bench_device.h"
 
 #include <cub/device/device_reduce.cuh>
+#include <cuda_fp16.h>
 
 // ---------------------------------------------------------------------------
 // CUB
@@ -39,6 +40,7 @@ cudaError_t bench_cub_sum(cured_dtype dtype, void *d_temp, size_t *temp_bytes,
     case CURED_I64: return cub_sum<int64_t>(d_temp, temp_bytes, d_in, n, d_out, stream);
     case CURED_U32: return cub_sum<uint32_t>(d_temp, temp_bytes, d_in, n, d_out, stream);
     case CURED_U64: return cub_sum<uint64_t>(d_temp, temp_bytes, d_in, n, d_out, stream);
+    case CURED_F16: return cub_sum<__half>(d_temp, temp_bytes, d_in, n, d_out, stream);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -98,5 +100,16 @@ cudaError_t bench_read(const void *d_in, size_t bytes,
     read_kernel<<<(unsigned)blocks, BENCH_READ_BLOCK, 0, stream>>>(
         (const uint4 *)d_in, n16, (const uint32_t *)d_in + n16 * 4, ntail,
         NEVER_FOLD, d_sink);
+    return cudaGetLastError();
+}
+
+// ---------------------------------------------------------------------------
+// the launch floor
+
+__global__ void empty_kernel() {}
+
+cudaError_t bench_empty(cudaStream_t stream)
+{
+    empty_kernel<<<1, BENCH_READ_BLOCK, 0, stream>>>();
     return cudaGetLastError();
 }

@@ -1,7 +1,9 @@
 /* bench_device.h - the bench's own GPU code, for its CUDA files only.
  *
- * defines: bench_fill, bench_cub_sum, bench_read          (bench_fill.cu,
- *          BENCH_READ_BLOCK                                 bench_anchor.cu)
+ * defines: bench_fill                                     (bench_fill.cu)
+ *          bench_cub_sum, bench_read, bench_empty,
+ *          BENCH_READ_BLOCK                                 (bench_anchor.cu)
+ *          bench_open_device, bench_now_ms                  (bench_device.cu)
  *
  * Every function launches asynchronously on `stream` and returns the CUDA
  * error of the call or launch (cudaSuccess when it was queued); errors of
@@ -21,14 +23,16 @@
 #define BENCH_READ_BLOCK 256
 
 /* Fills d_data[0..n) with elements 0 .. n-1 of the fill (src/reference's
- * ref_fill.h) as dtype: the bytes cured_ref_fill_buffer makes on the host.
- * max_blocks caps the grid (grid-stride). */
+ * ref_fill.h) as dtype: the bytes cured_ref_fill_buffer makes on the host;
+ * for f16 (which src/reference has no fill of) each f32 element rounded to
+ * nearest. max_blocks caps the grid (grid-stride). */
 cudaError_t bench_fill(cured_dtype dtype, void *d_data, uint64_t n,
                        const cured_ref_fill *fill, int max_blocks,
                        cudaStream_t stream);
 
 /* CUB's DeviceReduce::Sum of n elements of dtype into *d_out, CUB's way:
- * with d_temp NULL it only stores the scratch size in *temp_bytes.
+ * with d_temp NULL it only stores the scratch size in *temp_bytes. f16 is
+ * summed as CUB does by default, in __half (its result is an f16).
  * Returns cudaErrorInvalidValue for an invalid dtype. */
 cudaError_t bench_cub_sum(cured_dtype dtype, void *d_temp, size_t *temp_bytes,
                           const void *d_in, uint64_t n, void *d_out,
@@ -42,5 +46,18 @@ cudaError_t bench_cub_sum(cured_dtype dtype, void *d_temp, size_t *temp_bytes,
 cudaError_t bench_read(const void *d_in, size_t bytes,
                        unsigned long long *d_sink, int max_blocks,
                        cudaStream_t stream);
+
+/* An empty kernel, one block of BENCH_READ_BLOCK threads: the launch
+ * floor that every call pays. */
+cudaError_t bench_empty(cudaStream_t stream);
+
+/* Opens the current device and reads its properties into *prop. Returns
+ * 1, or 0 with one line in err: "no GPU found: ..." on a machine without
+ * a GPU or driver (never the runtime's "driver version is insufficient"),
+ * else the CUDA error. */
+int bench_open_device(cudaDeviceProp *prop, char *err, size_t err_size);
+
+/* Host wall-clock milliseconds (monotonic). */
+double bench_now_ms(void);
 
 #endif /* CURED_BENCH_DEVICE_H */

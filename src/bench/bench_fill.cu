@@ -12,6 +12,8 @@
 #include "bench_device.h"
 #include "ref_fill.h"
 
+#include <cuda_fp16.h>
+
 // ---------------------------------------------------------------------------
 // element i, as the bytes of its type
 
@@ -23,6 +25,13 @@ struct f32_value {
     __device__ float operator()(const cured_ref_fill &f, uint64_t i) const
     {
         return cured_ref_fill_f32(&f, i);
+    }
+};
+struct f16_value {
+    typedef __half type;
+    __device__ __half operator()(const cured_ref_fill &f, uint64_t i) const
+    {
+        return __float2half_rn(cured_ref_fill_f32(&f, i));
     }
 };
 struct f64_value {
@@ -81,6 +90,7 @@ cudaError_t bench_fill(cured_dtype dtype, void *d_data, uint64_t n,
     switch (dtype) {
     case CURED_F32: return launch_fill<f32_value>(d_data, n, fill, max_blocks, stream);
     case CURED_F64: return launch_fill<f64_value>(d_data, n, fill, max_blocks, stream);
+    case CURED_F16: return launch_fill<f16_value>(d_data, n, fill, max_blocks, stream);
     case CURED_I32:
         return launch_fill<signed_value<uint32_t> >(d_data, n, fill, max_blocks, stream);
     case CURED_I64:

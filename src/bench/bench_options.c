@@ -96,6 +96,43 @@ static int parse_kernels(const char *list, uint64_t *mask, char *err,
     return BENCH_PARSE_RUN;
 }
 
+/* The dtypes `--api` times, and its default: all of them. */
+static const cured_dtype api_types[] = {CURED_F32, CURED_F64, CURED_I32, CURED_F16};
+#define API_TYPES_TEXT "f32, f64, i32, f16"
+
+/* Parses "f32,f16" into a mask of api_types (bit = cured_dtype). Returns
+ * BENCH_PARSE_RUN or BENCH_PARSE_ERROR with a message. */
+static int parse_api_dtypes(const char *list, unsigned *mask, char *err,
+                            size_t err_size)
+{
+    unsigned m = 0;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char name[16];
+        cured_dtype d;
+        int known = 0;
+        if (len > 0 && len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            if (cured_dtype_from_name(name, &d) == CURED_SUCCESS)
+                for (size_t i = 0; i < sizeof api_types / sizeof *api_types; i++)
+                    known |= api_types[i] == d;
+        }
+        if (!known)
+            return parse_error(err, err_size,
+                               "--dtype: '%.*s' is not one --api times (" API_TYPES_TEXT ")",
+                               (int)(len < 32 ? len : 32), p);
+        m |= 1u << d;
+        if (comma == NULL)
+            break;
+        p = comma + 1;
+    }
+    *mask = m;
+    return BENCH_PARSE_RUN;
+}
+
 /* Fills *opts with the defaults that `cured bench --help` states. */
 static void set_defaults(bench_options *opts)
 {
@@ -111,13 +148,15 @@ static void set_defaults(bench_options *opts)
     opts->cap_ms = 500;
     opts->max_runs = 1000;
     opts->stdout_format = BENCH_FORMAT_TABLE;
+    for (size_t i = 0; i < sizeof api_types / sizeof *api_types; i++)
+        opts->api_dtypes |= 1u << api_types[i];
 }
 
 int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                         size_t err_size)
 {
     enum { OPT_MIN = 256, OPT_MAX, OPT_DTYPE, OPT_KERNELS, OPT_RUNS,
-           OPT_TARGET, OPT_BLOCK, OPT_CSV, OPT_JSON, OPT_GPUS };
+           OPT_TARGET, OPT_BLOCK, OPT_CSV, OPT_JSON, OPT_API, OPT_SVG, OPT_GPUS };
     static const struct option options[] = {
         {"min-log2", required_argument, NULL, OPT_MIN},
         {"max-log2", required_argument, NULL, OPT_MAX},
@@ -129,6 +168,8 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
         {"block-size", required_argument, NULL, OPT_BLOCK}, /* its old name */
         {"csv", optional_argument, NULL, OPT_CSV},
         {"json", optional_argument, NULL, OPT_JSON},
+        {"api", no_argument, NULL, OPT_API},
+        {"svg", required_argument, NULL, OPT_SVG},
         {"gpus", required_argument, NULL, OPT_GPUS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -137,9 +178,8 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
     if (err != NULL && err_size > 0)
         err[0] = '\0';
     int csv_stdout = 0, json_stdout = 0, opt;
-    /* options that mean nothing to --gpus, and --max-log2's text: both are
-     * judged once every option is read */
-    const char *catalogue_only = NULL, *max_text = NULL;
+    const char *dtype_text = NULL, *kernels_text = NULL, *block_text = NULL;
+    const char *max_text = NULL; /* --max-log2's bound depends on --gpus */
     optind = 0; /* full re-initialisation (glibc, musl): parse may be called again */
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -156,27 +196,24 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                 return BENCH_PARSE_ERROR;
             max_text = optarg;
             break;
+        case OPT_DTYPE: /* read once all options are in: --api changes it */
+            dtype_text = optarg;
+            break;
+        case OPT_KERNELS:
+            kernels_text = optarg;
+            if (parse_kernels(optarg, &opts->kernel_mask, err, err_size) !=
+                BENCH_PARSE_RUN)
+                return BENCH_PARSE_ERROR;
+            break;
+        case OPT_API:
+            opts->api = 1;
+            break;
         case OPT_GPUS:
             if (parse_int("--gpus", optarg, 1, 16, &opts->gpus, err, err_size) != 0)
                 return BENCH_PARSE_ERROR;
             break;
-        case OPT_DTYPE:
-            if (strcmp(optarg, "f32") != 0)
-                catalogue_only = "--dtype other than f32";
-            if (cured_dtype_from_name(optarg, &opts->dtype) != CURED_SUCCESS)
-                return parse_error(err, err_size,
-                                   "--dtype: unknown type '%s' (f32 f64 i32 i64 u32 u64)",
-                                   optarg);
-            if ((unsigned)opts->dtype >= CURED_CATALOGUE_DTYPES)
-                return parse_error(err, err_size,
-                                   "--dtype: the catalogue has no %s kernels (f32 f64 i32 i64 u32 u64)",
-                                   optarg);
-            break;
-        case OPT_KERNELS:
-            catalogue_only = "--kernels";
-            if (parse_kernels(optarg, &opts->kernel_mask, err, err_size) !=
-                BENCH_PARSE_RUN)
-                return BENCH_PARSE_ERROR;
+        case OPT_SVG:
+            opts->svg_path = optarg;
             break;
         case OPT_RUNS:
             if (parse_int("--runs", optarg, 1, 100000, &opts->min_runs, err,
@@ -193,7 +230,7 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
             opts->cap_ms = 10 * opts->target_ms;
             break;
         case OPT_BLOCK:
-            catalogue_only = "--block";
+            block_text = optarg;
             if (parse_int("--block", optarg, 0, INT32_MAX, &opts->block_size, err,
                           err_size) != 0)
                 return BENCH_PARSE_ERROR;
@@ -232,11 +269,43 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
     if (opts->gpus == 0 && opts->max_log2 > MAX_LOG2)
         return parse_error(err, err_size, "--max-log2 '%s': out of range (0 to %d)",
                            max_text, MAX_LOG2);
-    if (opts->gpus > 0 && catalogue_only != NULL)
-        return parse_error(err, err_size, "--gpus: %s is the catalogue bench's "
-                           "(--gpus times f32 sums of cured_reduce)", catalogue_only);
-    if (opts->gpus > 0 && json_stdout + (opts->json_path != NULL) > 0)
-        return parse_error(err, err_size, "--gpus: no --json (use --csv)");
+    if (opts->gpus > 0) {
+        const char *other = opts->api            ? "--api"
+                            : kernels_text != NULL ? "--kernels"
+                            : block_text != NULL   ? "--block"
+                            : opts->svg_path != NULL ? "--svg"
+                            : dtype_text != NULL && strcmp(dtype_text, "f32") != 0
+                                ? "--dtype other than f32"
+                                : NULL;
+        if (other != NULL)
+            return parse_error(err, err_size, "--gpus: %s is not for --gpus (it times "
+                               "f32 sums of cured_reduce_sharded)", other);
+        if (json_stdout || opts->json_path != NULL)
+            return parse_error(err, err_size, "--gpus: no --json (use --csv)");
+    } else if (opts->api) {
+        if (kernels_text != NULL)
+            return parse_error(err, err_size,
+                               "--kernels: not with --api (it times cured_reduce and CUB)");
+        if (block_text != NULL)
+            return parse_error(err, err_size,
+                               "--block: not with --api (cured_reduce picks its own)");
+        if (dtype_text != NULL &&
+            parse_api_dtypes(dtype_text, &opts->api_dtypes, err, err_size) != BENCH_PARSE_RUN)
+            return BENCH_PARSE_ERROR;
+    } else {
+        if (opts->svg_path != NULL)
+            return parse_error(err, err_size, "--svg: only with --api");
+        if (dtype_text != NULL) {
+            if (cured_dtype_from_name(dtype_text, &opts->dtype) != CURED_SUCCESS)
+                return parse_error(err, err_size,
+                                   "--dtype: unknown type '%s' (f32 f64 i32 i64 u32 u64)",
+                                   dtype_text);
+            if ((unsigned)opts->dtype >= CURED_CATALOGUE_DTYPES)
+                return parse_error(err, err_size,
+                                   "--dtype: the catalogue has no %s kernels (f32 f64 i32 i64 u32 u64)",
+                                   dtype_text);
+        }
+    }
     if (opts->min_log2 > opts->max_log2)
         return parse_error(err, err_size, "--min-log2 %d is above --max-log2 %d",
                            opts->min_log2, opts->max_log2);
@@ -270,6 +339,15 @@ void bench_print_usage(FILE *out)
 "                    two from 32 to 1024 (default 256), as `cured model --block`\n"
 "  --csv[=FILE]      CSV on stdout instead of the table, or also to FILE\n"
 "  --json[=FILE]     JSON on stdout instead of the table, or also to FILE\n"
+"  --api             time cured_reduce (the library's exact sum) against CUB's\n"
+"                    DeviceReduce::Sum instead: calls back to back (warm L2,\n"
+"                    total time of a batch over its calls, median of batches)\n"
+"                    and one call after an L2 flush (cold), beside an empty\n"
+"                    kernel launched the same way (the launch floor) and the\n"
+"                    read kernel; each sum's error against the exact sum in\n"
+"                    ulps; --dtype takes a list of " API_TYPES_TEXT " (default\n"
+"                    all; CUB sums f16 in f16, cured rounds it to f32)\n"
+"  --svg FILE        with --api: the plot of time per call against n (SVG)\n"
 "  --gpus N          instead: cured_reduce_sharded over GPUs 0 .. N-1 of this\n"
 "                    process against cured_reduce on GPU 0, f32 sums (n up to\n"
 "                    2^%d), communicators made before timing; times of\n"

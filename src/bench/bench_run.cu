@@ -57,14 +57,6 @@ static int cuda_ok(bench_ctx *c, cudaError_t e, const char *what)
     return 0;
 }
 
-/* Host wall-clock milliseconds (monotonic). */
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
 /* Makes the scratch buffer at least `bytes` large. Returns 1, or 0 with
  * the error line set. */
 static int ensure_temp(bench_ctx *c, size_t bytes)
@@ -204,7 +196,7 @@ static int measure(bench_ctx *c, int kind, int log2n, bench_result *row)
 
     /* Timed runs. */
     int runs = 0;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     while (runs < o->max_runs) {
         float ms = 0;
         /* Flush, and wait for it: the GPU is idle when the start event
@@ -228,7 +220,7 @@ static int measure(bench_ctx *c, int kind, int log2n, bench_result *row)
                      "cudaEventElapsedTime"))
             return 0;
         c->samples[runs++] = ms * 1e3;
-        double elapsed = now_ms() - t0;
+        double elapsed = bench_now_ms() - t0;
         if (runs >= o->min_runs && elapsed >= o->target_ms)
             break;
         if (runs >= 5 && elapsed >= o->cap_ms)
@@ -252,52 +244,12 @@ static bench_result new_row(const char *name, int log2n, size_t elem)
     return r;
 }
 
-/* 1 when e says CUDA found nothing to run on: no GPU, no driver (the
- * runtime then reports an "insufficient" one), a stub driver library, or
- * devices that cannot be used. */
-static int no_device_error(cudaError_t e)
-{
-    return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
-           e == cudaErrorStubLibrary || e == cudaErrorDevicesUnavailable ||
-           e == cudaErrorSystemNotReady || e == cudaErrorSystemDriverMismatch;
-}
-
-/* The error line for a machine where CUDA finds no device (e, or
- * cudaSuccess with a count of 0): one clear message, "no GPU found: ...",
- * rather than the runtime's, which says "CUDA driver version is
- * insufficient" when there is no driver at all. A driver that is there
- * but too old for this build's runtime is named as such. */
-static void no_device(bench_ctx *c, cudaError_t e)
-{
-    int driver = 0, runtime = 0;
-    if (cudaDriverGetVersion(&driver) != cudaSuccess)
-        driver = 0;
-    if (cudaRuntimeGetVersion(&runtime) != cudaSuccess)
-        runtime = 0;
-    if (e == cudaErrorInsufficientDriver && driver > 0)
-        snprintf(c->err, c->err_size, "no GPU found: the NVIDIA driver supports "
-                 "CUDA %d.%d, this build needs %d.%d: update the driver",
-                 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
-    else
-        snprintf(c->err, c->err_size, "no GPU found: this machine has no NVIDIA GPU "
-                 "or no NVIDIA driver (`cured model` runs the kernels on the CPU)");
-}
-
 /* Opens the device and allocates everything; fills the input. Returns 1,
  * or 0 with the error line set. */
 static int setup(bench_ctx *c, bench_results *results)
 {
-    int count = 0, dev = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if ((e == cudaSuccess && count == 0) || no_device_error(e)) {
-        no_device(c, e);
-        return 0;
-    }
-    if (!cuda_ok(c, e, "cudaGetDeviceCount"))
-        return 0;
     cudaDeviceProp prop;
-    if (!cuda_ok(c, cudaGetDevice(&dev), "cudaGetDevice") ||
-        !cuda_ok(c, cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties"))
+    if (!bench_open_device(&prop, c->err, c->err_size))
         return 0;
     snprintf(results->device, sizeof results->device, "%.95s", prop.name);
     c->max_blocks = prop.multiProcessorCount *
@@ -401,16 +353,16 @@ int bench_run(const bench_options *opts, bench_results *results, char *err,
     cured_ref_sum_init(&c.ref, c.dtype);
     int ok = setup(&c, results);
     for (int k = opts->min_log2; ok && k <= opts->max_log2; k++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         cured_ref_sum_add_fill(&c.ref, &c.fill, c.ref.n, (uint64_t)1 << k);
-        double t_ref = now_ms() - t0;
+        double t_ref = bench_now_ms() - t0;
         ok = run_job(&c, results, JOB_CUB, k) && run_job(&c, results, JOB_READ, k);
         for (int i = 0; ok && i < cured_catalogue_count() && i < 64; i++)
             if (opts->kernel_mask >> i & 1)
                 ok = run_job(&c, results, i, k);
         if (ok)
             fprintf(stderr, "cured bench: 2^%d done in %.1f s (CPU reference %.1f s)\n",
-                    k, (now_ms() - t0) / 1e3, t_ref / 1e3);
+                    k, (bench_now_ms() - t0) / 1e3, t_ref / 1e3);
     }
     teardown(&c);
     bench_derive(results);

@@ -52,31 +52,6 @@ static double float_at(cured_dtype d, const uint8_t *p)
     return x;
 }
 
-/* The element of dtype d at p as text: floats so they read back to the
- * same bits (%.9g, %.17g), integers in full. */
-static void element_text(cured_dtype d, const uint8_t *p, char *out, size_t cap)
-{
-    switch (d) {
-    case CURED_F32: snprintf(out, cap, "%.9g", float_at(d, p)); break;
-    case CURED_F64: snprintf(out, cap, "%.17g", float_at(d, p)); break;
-    case CURED_I32: { int32_t v; memcpy(&v, p, 4); snprintf(out, cap, "%d", v); break; }
-    case CURED_U32: { uint32_t v; memcpy(&v, p, 4); snprintf(out, cap, "%u", v); break; }
-    case CURED_I64: {
-        int64_t v;
-        memcpy(&v, p, 8);
-        snprintf(out, cap, "%lld", (long long)v);
-        break;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        snprintf(out, cap, "%llu", (unsigned long long)v);
-        break;
-    }
-    }
-}
-
-
 // ----------------------------------------------------------------------------
 // The reference (src/reference)
 
@@ -255,10 +230,10 @@ static void print_sum(const whole_run *w)
                r->launches_run + 1, r->plan.launches);
         return;
     }
-    element_text(w->dtype, r->value, value, sizeof value);
+    cured_ref_format_element(w->dtype, r->value, value, sizeof value);
     int matches = reference_matches(&w->ref, r);
     if (!is_float(w->dtype)) {
-        element_text(w->dtype, w->ref.bits, reference, sizeof reference);
+        cured_ref_format_element(w->dtype, w->ref.bits, reference, sizeof reference);
         printf("sum: %s (reference %s): %s\n", value, reference,
                matches ? "equal" : "DIFFERENT");
         return;
@@ -338,7 +313,7 @@ static void json_element(cured_dtype d, const uint8_t *p)
         printf("\"%s\"", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
         return;
     }
-    element_text(d, p, text, sizeof text);
+    cured_ref_format_element(d, p, text, sizeof text);
     fputs(text, stdout);
 }
 

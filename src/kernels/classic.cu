@@ -441,8 +441,8 @@ __global__ void shuffle_kernel(const T *in, T *out, unsigned n)
  * After kernels 8 and 9 the tree is paid once per block per launch and
  * barely shows; what is left is memory. Kernel 9 asks for two scalar loads
  * per thread per trip, far too few bytes in flight to cover the memory's
- * latency (Little's law: bytes in flight = bandwidth x latency; load.cuh
- * works it out). So each thread loads through thread_sum: four 16-byte
+ * latency (Little's law: bytes in flight = bandwidth x latency; see
+ * docs/kernels.md). So each thread loads through thread_sum: four 16-byte
  * loads issued before any is added (ld.global.v4.f32, LDG.E.128 in SASS),
  * 64 bytes per thread in flight, as the read ceiling does; each trip's 16
  * values are added as a tree of depth 4, then into the running sum, so

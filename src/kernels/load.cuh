@@ -4,30 +4,9 @@
  * defines: wide, WIDE_PER_TRIP, wide_sum, load_wide, thread_sum
  *
  * Used by shuffle_wide (classic.cu) and the grid kernels (grid.cu); uses
- * only sum_op (warp.cuh). Kernels 1-9 load one or two elements per thread
- * per trip, as Harris did; this is what a kernel that must keep up with
- * HBM does instead, in two moves:
- *
- * 1. Wide loads. A 16-byte aligned vector of T (4 floats, 2 doubles) comes
- *    in with one instruction (ld.global.v4.f32, LDG.E.128 in SASS): a warp
- *    asks for 512 contiguous bytes at once, four times what a warp of
- *    scalar loads asks for, for the same instruction, address and issue
- *    cost.
- * 2. Several loads in flight. Memory answers after about a microsecond, and
- *    to stream 4.8 TB/s an H200 must have several megabytes requested and
- *    not yet arrived (Little's law: bytes in flight = bandwidth x latency).
- *    A loop that loads one element and adds it before asking for the next
- *    has 4 bytes per thread in flight, whatever the compiler does with the
- *    loop. Here each trip first issues WIDE_PER_TRIP = 4 independent wide
- *    loads, 64 bytes per thread, then adds them: 128 KB per multiprocessor
- *    at 2048 threads, comfortably more than the memory system needs.
- *
- * The order of the additions is the same whatever the alignment of `in`:
- * wide vector k is always elements [kW, kW + W) of the array, and where
- * `in` is not 16-byte aligned (a pointer into the middle of an array) the
- * same W elements come in through W scalar loads instead of one wide one.
- * So a result's bits depend on n and the launch shape only, never on where
- * the data sits; a misaligned input is slower, not different.
+ * only sum_op (warp.cuh). Why 16-byte loads, four in flight per trip, and
+ * why the order of the additions never depends on where `in` sits:
+ * docs/kernels.md, "How shuffle_wide and the grid level read".
  */
 #ifndef CURED_LOAD_CUH
 #define CURED_LOAD_CUH

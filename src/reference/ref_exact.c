@@ -1,5 +1,5 @@
 /* ref_exact.c - the exact sum of doubles in a fixed-point accumulator, and
- * its correct rounding (see ref_exact.h for why it is exact).
+ * its correct rounding (docs/reference.md says why it is exact).
  *
  * defines: cured_ref_exact_clear, cured_ref_exact_add,
  *          cured_ref_exact_add_doubles, cured_ref_exact_add_floats,

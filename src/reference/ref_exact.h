@@ -9,18 +9,8 @@
  *          cured_ref_exact_to_double, cured_ref_exact_to_float,
  *          cured_ref_exact_grain
  *
- * Why it is exact: a finite double is m * 2^e with an integer m < 2^53 and
- * e >= -1074, below 2^1024: an integer multiple of 2^-1074 below 2^2098 of
- * them. The accumulator counts in units of 2^-1074, in 68 digits of 32
- * bits: bits 0 .. 2097 hold one double, and digit 67, a full int64 that
- * starts at bit 2144, takes the carries and the sign, so the sum of n
- * doubles, below n * 2^2098 units, fits for any n below 2^109 (2^2098 n <
- * 2^(2144 + 63)): every n a uint64_t counts, with room to spare. Adding
- * never carries from digit to digit: each add puts less than 2^33 into
- * three digits, and every 2^28 adds the digits are brought back to
- * [0, 2^32) (normalized), so no int64 digit overflows either.
- * A float is a double, exactly, so the same accumulator sums floats.
- *
+ * Units of 2^-1074 in 68 digits of 32 bits: exact for any count of doubles
+ * or floats a uint64_t holds (why: docs/reference.md, "The exact sum").
  * NaN and infinities are counted, not added: the value of the sum is then
  * what IEEE arithmetic gives in any order (NaN with a NaN or with both
  * infinities, else the infinity), and the finite part holds the rest.

@@ -11,13 +11,10 @@
  *          cured_ref_format_element
  *
  * Integers: the exact sum in 128 bits, and modulo 2^bits as the kernels'
- * wrapping adds give it. Floats: the exact sum (ref_exact.h), rounded
- * correctly where a value is wanted, and sum|x_i|, with which a computed
- * sum is bounded: if every input went through at most h roundings on its
- * way to the result, |computed - exact| <= gamma_h * sum|x_i|, gamma_h =
- * h u / (1 - h u), u = 2^-24 (f32) or 2^-53 (f64) (Higham, Accuracy and
- * Stability of Numerical Algorithms, 2nd ed., 4.2). The check compares
- * with the exact sum itself, so the reference adds no rounding of its own.
+ * wrapping adds give it. Floats: the exact sum (ref_exact.h) and sum|x_i|,
+ * with which a computed sum is bounded (gamma_h * sum|x_i| for h roundings:
+ * docs/reference.md, "The reference sum and the bound"); the check
+ * compares with the exact sum itself.
  *
  * NaN and infinities: the reference of an input holding them is what IEEE
  * arithmetic gives in any order (NaN if there is a NaN or both infinities,

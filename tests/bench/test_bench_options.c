@@ -33,6 +33,8 @@ static int parse(bench_options *opts, char *err, size_t err_size, ...)
         opts->csv_path = strcmp(opts->csv_path, "out.csv") == 0 ? "out.csv" : "?";
     if (opts->json_path)
         opts->json_path = strcmp(opts->json_path, "out.json") == 0 ? "out.json" : "?";
+    if (opts->svg_path)
+        opts->svg_path = strcmp(opts->svg_path, "out.svg") == 0 ? "out.svg" : "?";
     return r;
 }
 
@@ -187,6 +189,42 @@ static void test_bad_input_gives_one_clear_line(void **state)
     assert_error("unrecognized option '--help=yes'", "--help=yes");
 }
 
+/* --api: cured_reduce against CUB; its dtypes, the plot, what it refuses. */
+static void test_api(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    unsigned all = 1u << CURED_F32 | 1u << CURED_F64 | 1u << CURED_I32 | 1u << CURED_F16;
+    assert_int_equal(parse(&o, err, sizeof err, NULL), BENCH_PARSE_RUN);
+    assert_int_equal(o.api, 0);
+    assert_int_equal(o.api_dtypes, all);
+    assert_null(o.svg_path);
+    assert_int_equal(parse(&o, err, sizeof err, "--api", "--svg", "out.svg", "--csv=out.csv",
+                           "--max-log2", "20", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.api, 1);
+    assert_int_equal(o.api_dtypes, all);
+    assert_string_equal(o.svg_path, "out.svg");
+    assert_string_equal(o.csv_path, "out.csv");
+    assert_int_equal(o.max_log2, 20);
+    /* --dtype before or after --api: a list in API mode */
+    assert_int_equal(parse(&o, err, sizeof err, "--dtype", "f16,f32", "--api", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.api_dtypes, 1u << CURED_F16 | 1u << CURED_F32);
+    assert_int_equal(parse(&o, err, sizeof err, "--api", "--dtype", "i32", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.api_dtypes, 1u << CURED_I32);
+    assert_error("--dtype: 'bf16' is not one --api times (f32, f64, i32, f16)", "--api",
+                 "--dtype", "f32,bf16");
+    assert_error("--dtype: '' is not one --api times", "--api", "--dtype", "f32,");
+    assert_error("--dtype: the catalogue has no f16 kernels", "--dtype", "f16");
+    assert_error("--kernels: not with --api", "--api", "--kernels", "shuffle");
+    assert_error("--block: not with --api", "--block", "128", "--api");
+    assert_error("--svg: only with --api", "--svg", "out.svg");
+    assert_error("option '--svg' needs a value", "--api", "--svg");
+}
+
 /* --gpus N: the sharded bench; f32 only, to 2^34, no catalogue options. */
 static void test_gpus(void **state)
 {
@@ -209,11 +247,12 @@ static void test_gpus(void **state)
     assert_error("--gpus '17': out of range (1 to 16)", "--gpus", "17");
     assert_error("--max-log2 '35': out of range (0 to 34)", "--gpus", "2", "--max-log2", "35");
     assert_error("--max-log2 '34': out of range (0 to 32)", "--max-log2", "34");
-    assert_error("--gpus: --kernels is the catalogue bench's", "--gpus", "2", "--kernels",
+    assert_error("--gpus: --kernels is not for --gpus", "--gpus", "2", "--kernels",
                  "shuffle");
-    assert_error("--gpus: --block is the catalogue bench's", "--block", "64", "--gpus", "2");
-    assert_error("--gpus: --dtype other than f32 is the catalogue bench's", "--gpus", "2",
+    assert_error("--gpus: --block is not for --gpus", "--block", "64", "--gpus", "2");
+    assert_error("--gpus: --dtype other than f32 is not for --gpus", "--gpus", "2",
                  "--dtype", "f64");
+    assert_error("--gpus: --api is not for --gpus", "--gpus", "2", "--api");
     assert_error("--gpus: no --json (use --csv)", "--gpus", "2", "--json");
     assert_error("--gpus: no --json (use --csv)", "--gpus", "2", "--json=out.json");
 }
@@ -241,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_block_spellings_and_numbers),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_bad_input_gives_one_clear_line),
+        cmocka_unit_test(test_api),
         cmocka_unit_test(test_gpus),
         cmocka_unit_test(test_parsing_again_starts_afresh),
     };

@@ -2,15 +2,18 @@
  * each data kind as a pure function of (dtype, kind, i, seed), made on the
  * device; for tests/gpu/test_reduce.cu and tests/gpu/test_sharded.cu.
  *
- * defines: mix64, UNIFORM .. SPECIAL, KINDS, kind_names, element,
+ * defines: mix64, UNIFORM .. SPREAD48, KINDS, kind_names, element,
  *          fill_kernel
  */
 #ifndef CURED_TEST_REDUCE_FILL_CUH
 #define CURED_TEST_REDUCE_FILL_CUH
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <stdint.h>
 
 #include "cured.h"
+#include "ref_fill.h"
 
 __host__ __device__ static inline uint64_t mix64(uint64_t x)
 {
@@ -20,9 +23,13 @@ __host__ __device__ static inline uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-enum { UNIFORM, WIDE, CANCEL, HUGE_CANCEL, SPARSE, SPECIAL, KINDS };
+/* UNIFORM: exponents spread evenly over the 24 binades below 1.0 (one f32
+ * window); SPREAD48 over 48 (both windows); STANDARD: src/reference's
+ * standard fill, uniform in [-0.5, 0.5) (rounded to f16/bf16), what real
+ * data looks like. */
+enum { UNIFORM, WIDE, CANCEL, HUGE_CANCEL, SPARSE, SPECIAL, STANDARD, SPREAD48, KINDS };
 static const char *kind_names[KINDS] = {"uniform", "wide", "cancel", "huge-cancel",
-                                        "sparse", "special"};
+                                        "sparse", "special", "standard", "spread48"};
 
 /* Element i of kind k for dtype d, as bits (device and host alike). */
 __device__ static uint64_t element(int d, int k, uint64_t i, uint64_t seed)
@@ -37,8 +44,20 @@ __device__ static uint64_t element(int d, int k, uint64_t i, uint64_t seed)
     int bias = (1 << (ebits - 1)) - 1;
     uint64_t frac = r & (((uint64_t)1 << fbits) - 1);
     int e;
+    if (k == STANDARD) {
+        cured_ref_fill f = cured_ref_fill_standard(seed);
+        if (d == CURED_F64)
+            return (uint64_t)__double_as_longlong(cured_ref_fill_f64(&f, i));
+        float v = cured_ref_fill_f32(&f, i);
+        if (d == CURED_F16)
+            return __half_as_ushort(__float2half_rn(v));
+        if (d == CURED_BF16)
+            return __bfloat16_as_ushort(__float2bfloat16_rn(v));
+        return __float_as_uint(v);
+    }
     switch (k) {
     case UNIFORM: e = bias - 1 - (int)((r >> 56) % 24); break;
+    case SPREAD48: e = bias - 1 - (int)((r >> 56) % 48); break;
     case WIDE: e = 1 + (int)((r >> 52) % (uint64_t)(2 * bias - 2)); break;
     case SPARSE:
         if ((r >> 60) != 0)

@@ -17,20 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_test.h"
 #include "bench_device.h"
 #include "ref_sum.h"
 
-#define SKIP 77
-
-#define CHECK_CUDA(call)                                                      \
-    do {                                                                      \
-        cudaError_t err_ = (call);                                            \
-        if (err_ != cudaSuccess) {                                            \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
-                    cudaGetErrorString(err_));                                \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
 
 /* Fills n elements on the device and on the host; 1 when they are equal. */
 static int same_fill(const cured_ref_fill *f, const char *kind, cured_dtype dtype,
@@ -73,7 +63,7 @@ int main(void)
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         printf("no CUDA device: skipped\n");
-        return SKIP;
+        return GPU_TEST_SKIP;
     }
     static const uint64_t seeds[] = {0, 1, 0x6375726564ull, UINT64_MAX};
     static const char *kinds[] = {"standard", "full-bits", "sparse"};

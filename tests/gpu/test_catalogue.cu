@@ -39,20 +39,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpu_test.h"
 #include "cured.h"
 #include "ref_sum.h"
 
-#define SKIP 77
-
-#define CHECK_CUDA(call)                                                      \
-    do {                                                                      \
-        cudaError_t err_ = (call);                                            \
-        if (err_ != cudaSuccess) {                                            \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
-                    cudaGetErrorString(err_));                                \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
 
 // ----------------------------------------------------------------------------
 // Random data and its reference
@@ -602,7 +592,7 @@ static int large(uint64_t seed)
     if (free_bytes < bytes + ((size_t)1 << 30)) {
         printf("--large: needs %zu bytes of GPU memory, %zu free: skipped\n",
                bytes, free_bytes);
-        return SKIP;
+        return GPU_TEST_SKIP;
     }
     dataset d;
     memset(&d, 0, sizeof d);
@@ -712,7 +702,7 @@ int main(int argc, char **argv)
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         printf("no CUDA device: skipped\n");
-        return SKIP;
+        return GPU_TEST_SKIP;
     }
     cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));

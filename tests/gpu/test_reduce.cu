@@ -11,8 +11,12 @@
  *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
  *   test_gpu_reduce --one OP DTYPE N OFFSET [GRID BLOCK]
  *                                one call, for compute-sanitizer
- *   test_gpu_reduce --price      times exact against plain (not exact) f32 and
- *                                f64 sums at 2^24, 2^28, 2^30, and block sizes
+ *   test_gpu_reduce --price      times exact against plain (not exact) sums,
+ *                                f32 f64 f16 bf16, 2^10 .. 2^30, back to back
+ *                                (the median of 7 batches): on the standard
+ *                                fill (src/reference, uniform in [-0.5, 0.5)),
+ *                                on exponents spread over 24 binades and over
+ *                                48; block sizes at 2^24 and up (standard)
  *
  * Exits 0 when every check passes, 1 on a failure (one line each), 77
  * without a GPU.
@@ -24,21 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_test.h"
 #include "cured.h"
 #include "reduce.h"
 #include "reduce_fill.cuh"
-
-#define SKIP 77
-
-#define CHECK_CUDA(call)                                                      \
-    do {                                                                      \
-        cudaError_t err_ = (call);                                            \
-        if (err_ != cudaSuccess) {                                            \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
-                    cudaGetErrorString(err_));                                \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
 
 static int failures = 0;
 
@@ -60,7 +53,9 @@ typedef struct data {
     void *dev;     /* buffer; d_in = dev + offset elements */
 } data;
 
-static data make_data(cured_dtype d, int k, uint64_t n, size_t offset, uint64_t seed)
+/* The data on the device only (host NULL): what the timings need. */
+static data make_device_data(cured_dtype d, int k, uint64_t n, size_t offset,
+                             uint64_t seed)
 {
     data x = {d, n, offset, NULL, NULL};
     size_t size = cured_dtype_size(d), bytes = (size_t)(n + offset) * size;
@@ -69,6 +64,13 @@ static data make_data(cured_dtype d, int k, uint64_t n, size_t offset, uint64_t 
     if (n > 0)
         fill_kernel<<<1024, 256>>>((char *)x.dev + offset * size, d, k, n, seed, (int)size);
     CHECK_CUDA(cudaGetLastError());
+    return x;
+}
+
+static data make_data(cured_dtype d, int k, uint64_t n, size_t offset, uint64_t seed)
+{
+    data x = make_device_data(d, k, n, offset, seed);
+    size_t size = cured_dtype_size(d);
     x.host = malloc(n * size + 8);
     CHECK_CUDA(cudaMemcpy(x.host, (char *)x.dev + offset * size, n * size,
                           cudaMemcpyDeviceToHost));
@@ -325,13 +327,23 @@ static void large(void)
 // ----------------------------------------------------------------------------
 // Timing: the price of exactness
 
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* us per call of `calls` back-to-back calls on the default stream: the
+ * median of BATCHES batches, each timed with events. */
 static double time_calls(const data *x, const cured_reduce_shape *s, int calls)
 {
+    enum { BATCHES = 7 };
     cudaEvent_t a, b;
     CHECK_CUDA(cudaEventCreate(&a));
     CHECK_CUDA(cudaEventCreate(&b));
-    double best = 1e30;
-    for (int rep = 0; rep < 5; rep++) {
+    double us[BATCHES];
+    cured_reduce_shaped(R, CURED_OP_SUM, x->d, d_in(x), x->n, d_out + 8, 0, s, NULL);
+    for (int rep = 0; rep < BATCHES; rep++) {
         CHECK_CUDA(cudaEventRecord(a, NULL));
         for (int i = 0; i < calls; i++)
             cured_reduce_shaped(R, CURED_OP_SUM, x->d, d_in(x), x->n, d_out + 8, 0, s, NULL);
@@ -339,43 +351,51 @@ static double time_calls(const data *x, const cured_reduce_shape *s, int calls)
         CHECK_CUDA(cudaEventSynchronize(b));
         float ms;
         CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-        double us = ms * 1e3 / calls;
-        best = us < best ? us : best; /* the median would be better; 5 batches */
+        us[rep] = ms * 1e3 / calls;
     }
+    CHECK_CUDA(cudaGetLastError());
     cudaEventDestroy(a);
     cudaEventDestroy(b);
-    return best;
+    qsort(us, BATCHES, sizeof *us, compare_doubles);
+    return us[BATCHES / 2];
 }
 
+/* One line per (dtype, data, n, variant, block): the exact kernel against
+ * the plain one of the same shape (scripts/gpu-reduce.sh prints the
+ * ratios). */
 static void price(void)
 {
-    printf("%-5s %6s %-8s %6s %6s %10s %9s\n", "dtype", "log2n", "variant", "block", "grid",
-           "us/call", "GB/s");
-    static const cured_dtype types[] = {CURED_F32, CURED_F64, CURED_F16, CURED_BF16};
+    printf("%-5s %-9s %6s %-8s %6s %6s %10s %9s\n", "dtype", "data", "log2n", "variant",
+           "block", "grid", "us/call", "GB/s");
+    static const cured_dtype types[] = {CURED_F32, CURED_BF16, CURED_F64, CURED_F16};
+    static const int kinds[] = {STANDARD, UNIFORM, SPREAD48};
+    static const char *const names[] = {"standard", "spread24", "spread48"};
     for (int t = 0; t < 4; t++)
-        for (int lg = 10; lg <= 30; lg += (lg < 24 ? 2 : 2)) {
-            if (types[t] == CURED_F64 && lg > 29)
-                continue;
-            data x = make_data(types[t], UNIFORM, (uint64_t)1 << lg, 0, 11);
-            for (int v = 0; v < 2; v++)
-                for (int block = 128; block <= 1024; block *= 2) {
-                    if (block != CURED_REDUCE_BLOCK && (lg < 24 || v == 1))
-                        continue;
-                    cured_reduce_shape s;
-                    cured_reducer_shape(R, CURED_OP_SUM, types[t], x.n, &s);
-                    s.block = block;
-                    s.variant = (cured_reduce_variant)v;
-                    if (block != CURED_REDUCE_BLOCK)
-                        s.grid = cured_reduce_default_grid(types[t], x.n, block,
-                                                           s.grid * CURED_REDUCE_BLOCK / block);
-                    int calls = lg <= 22 ? 200 : lg <= 26 ? 50 : 10;
-                    double us = time_calls(&x, &s, calls);
-                    printf("%-5s %6d %-8s %6d %6u %10.2f %9.1f\n", cured_dtype_name(types[t]),
-                           lg, v ? "plain" : "exact", block, s.grid, us,
-                           x.n * cured_dtype_size(types[t]) / (us * 1e3));
-                }
-            free_data(&x);
-        }
+        for (int pk = 0; pk < 3; pk++)
+            for (int lg = 10; lg <= 30; lg += 2) {
+                data x = make_device_data(types[t], kinds[pk], (uint64_t)1 << lg, 0, 11);
+                for (int v = 0; v < 2; v++)
+                    for (int block = 128; block <= 1024; block *= 2) {
+                        if (block != CURED_REDUCE_BLOCK &&
+                            (lg < 24 || v == 1 || kinds[pk] != STANDARD))
+                            continue;
+                        cured_reduce_shape s;
+                        cured_reducer_shape(R, CURED_OP_SUM, types[t], x.n, &s);
+                        s.block = block;
+                        s.variant = (cured_reduce_variant)v;
+                        if (block != CURED_REDUCE_BLOCK)
+                            s.grid = cured_reduce_default_grid(
+                                types[t], x.n, block, s.grid * CURED_REDUCE_BLOCK / block);
+                        int calls = lg <= 22 ? 200 : lg <= 26 ? 50 : 10;
+                        double us = time_calls(&x, &s, calls);
+                        printf("%-5s %-9s %6d %-8s %6d %6u %10.2f %9.1f\n",
+                               cured_dtype_name(types[t]), names[pk], lg,
+                               v ? "plain" : "exact", block, s.grid, us,
+                               x.n * cured_dtype_size(types[t]) / (us * 1e3));
+                        fflush(stdout);
+                    }
+                free_data(&x);
+            }
 }
 
 int main(int argc, char **argv)
@@ -383,7 +403,7 @@ int main(int argc, char **argv)
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         printf("SKIP: no CUDA device\n");
-        return SKIP;
+        return GPU_TEST_SKIP;
     }
     if (cured_reducer_create(NULL, 0, &R) != CURED_SUCCESS) {
         printf("FAIL: cured_reducer_create\n");

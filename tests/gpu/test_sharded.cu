@@ -38,19 +38,8 @@
 #include <string.h>
 
 #include "cured.h"
+#include "gpu_test.h"
 #include "reduce_fill.cuh"
-
-#define SKIP 77
-
-#define CHECK_CUDA(call)                                                      \
-    do {                                                                      \
-        cudaError_t err_ = (call);                                            \
-        if (err_ != cudaSuccess) {                                            \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
-                    cudaGetErrorString(err_));                                \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
 
 static int failures = 0;
 
@@ -642,7 +631,7 @@ int main(int argc, char **argv)
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         printf("SKIP: no CUDA device\n");
-        return SKIP;
+        return GPU_TEST_SKIP;
     }
     int gpus = 0;
     uint64_t sizes[16] = {3, (1u << 20) + 1, (uint64_t)1 << 31, (uint64_t)1 << 33};
@@ -667,7 +656,7 @@ int main(int argc, char **argv)
     }
     if (gpus > 0 && (gpus > devices || gpus > 16)) {
         printf("SKIP: --gpus %d, and this machine has %d GPU(s)\n", gpus, devices);
-        return SKIP;
+        return GPU_TEST_SKIP;
     }
     CHECK_CUDA(cudaSetDevice(0));
     if (cured_reducer_create(NULL, 0, &R) != CURED_SUCCESS) {
@@ -681,7 +670,7 @@ int main(int argc, char **argv)
         cured_status st = cured_comm_create_all(1, NULL, &C);
         if (st == CURED_ERROR_NO_NCCL) {
             printf("SKIP: libcured was built without NCCL\n");
-            return SKIP;
+            return GPU_TEST_SKIP;
         }
         if (st != CURED_SUCCESS) {
             printf("FAIL: cured_comm_create_all(1): %s\n", cured_status_string(st));

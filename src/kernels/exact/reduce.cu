@@ -2,8 +2,11 @@
  * (for comparison), integer sums, min/max/argmin/argmax; and the host's
  * table of them.
  *
- * defines: exact_sum_kernel, plain_sum_kernel, int_sum_kernel,
- *          minmax_kernel, cured_reduce_function
+ * defines: exact_sum_body, plain_sum_body, int_sum_body, minmax_body
+ *          (the kernels' bodies, device functions of the launch's
+ *          arguments: tests/model runs them in the model), exact_sum_kernel,
+ *          plain_sum_kernel, int_sum_kernel, minmax_kernel,
+ *          cured_reduce_function
  *
  * Every kernel is one launch over the whole array, in layers: the load
  * layer (reduce_load.cuh) hands each thread its 16-byte vectors, the
@@ -29,8 +32,7 @@
 // Exact float sums
 
 template <typename Acc, unsigned ELEM, int F, int NDIG>
-__global__ void __launch_bounds__(1024, 1)
-exact_sum_kernel(cured_reduce_kernel_args a)
+__device__ void exact_sum_body(const cured_reduce_kernel_args &a)
 {
     __shared__ exact_block_state<NDIG> s;
     exact_block_begin<NDIG>(s);
@@ -38,8 +40,15 @@ exact_sum_kernel(cured_reduce_kernel_args a)
     acc.init(s.digits);
     rl_visit_array<ELEM>(a.in, a.n, acc);
     acc.finish();
-    exact_block_sum<NDIG>(s, acc.acc, acc.q, acc.special);
+    exact_block_sum<NDIG>(s, acc.total(), acc.base(), acc.special);
     exact_grid_finish<NDIG>(s, (xacc_family)F, a);
+}
+
+template <typename Acc, unsigned ELEM, int F, int NDIG>
+__global__ void __launch_bounds__(1024, 1)
+exact_sum_kernel(cured_reduce_kernel_args a)
+{
+    exact_sum_body<Acc, ELEM, F, NDIG>(a);
 }
 
 // ----------------------------------------------------------------------------
@@ -141,8 +150,7 @@ struct plain_val {
 };
 
 template <typename OUT, int KIND, unsigned ELEM>
-__global__ void __launch_bounds__(1024, 1)
-plain_sum_kernel(cured_reduce_kernel_args a)
+__device__ void plain_sum_body(const cured_reduce_kernel_args &a)
 {
     plain_acc<OUT, KIND> acc;
     acc.init();
@@ -160,6 +168,13 @@ plain_sum_kernel(cured_reduce_kernel_args a)
             *(double *)a.out = r.v;
     };
     grid_one_value(b, plain_val{0, 0}, a, add, write);
+}
+
+template <typename OUT, int KIND, unsigned ELEM>
+__global__ void __launch_bounds__(1024, 1)
+plain_sum_kernel(cured_reduce_kernel_args a)
+{
+    plain_sum_body<OUT, KIND, ELEM>(a);
 }
 
 // ----------------------------------------------------------------------------
@@ -205,8 +220,7 @@ struct int_acc {
 };
 
 template <unsigned ELEM, bool SIGNED>
-__global__ void __launch_bounds__(1024, 1)
-int_sum_kernel(cured_reduce_kernel_args a)
+__device__ void int_sum_body(const cured_reduce_kernel_args &a)
 {
     int_acc<ELEM, SIGNED> acc;
     acc.s = 0;
@@ -224,6 +238,13 @@ int_sum_kernel(cured_reduce_kernel_args a)
             *(unsigned *)a.out = (unsigned)r.s;
     };
     grid_one_value(b, int_val{0, 0}, a, add, write);
+}
+
+template <unsigned ELEM, bool SIGNED>
+__global__ void __launch_bounds__(1024, 1)
+int_sum_kernel(cured_reduce_kernel_args a)
+{
+    int_sum_body<ELEM, SIGNED>(a);
 }
 
 // ----------------------------------------------------------------------------
@@ -292,8 +313,7 @@ struct mm_acc {
 };
 
 template <int DTYPE, unsigned ELEM>
-__global__ void __launch_bounds__(1024, 1)
-minmax_kernel(cured_reduce_kernel_args a)
+__device__ void minmax_body(const cured_reduce_kernel_args &a)
 {
     bool is_max = a.op == CURED_OP_MAX || a.op == CURED_OP_ARGMAX;
     mm_acc<DTYPE, ELEM> acc;
@@ -331,6 +351,13 @@ minmax_kernel(cured_reduce_kernel_args a)
     };
     mm_val none = {is_max ? 0ull : ~0ull, ~0ull};
     grid_one_value(b, none, a, better, write);
+}
+
+template <int DTYPE, unsigned ELEM>
+__global__ void __launch_bounds__(1024, 1)
+minmax_kernel(cured_reduce_kernel_args a)
+{
+    minmax_body<DTYPE, ELEM>(a);
 }
 
 // ----------------------------------------------------------------------------

@@ -30,11 +30,13 @@ typedef enum cured_reduce_variant {
     CURED_VARIANT_COUNT
 } cured_reduce_variant;
 
-/* Workspace: CURED_REDUCE_STATE_BYTES of state (the last-block ticket
- * counter, a uint32 at offset 0, zero between calls), then one partial
- * result of CURED_REDUCE_PARTIAL_BYTES per block. */
-#define CURED_REDUCE_STATE_BYTES 256
-#define CURED_REDUCE_PARTIAL_BYTES 592 /* 8 bytes of header + 72 digits */
+/* Workspace: CURED_REDUCE_STATE_BYTES of state, zero between calls (the
+ * last-block ticket counter, a uint32 at offset 0; an exact sum's special
+ * bits at 4 and its 72 int64 digits at 8: sum_block.cuh), then one
+ * partial result of CURED_REDUCE_PARTIAL_BYTES per block for the other
+ * kernels (a 16-byte value each). */
+#define CURED_REDUCE_STATE_BYTES 1024
+#define CURED_REDUCE_PARTIAL_BYTES 16
 /* Grids never exceed this (so the workspace size is one constant). */
 #define CURED_REDUCE_MAX_BLOCKS 4096
 /* No block sums more than this many elements, so its carry-save digits

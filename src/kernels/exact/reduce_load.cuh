@@ -4,21 +4,10 @@
  *
  * defines: RL_VECS, rl_trip, rl_visit_array
  *
- * The catalogue's load.cuh reads misaligned arrays with scalar loads all the
- * way, so that the order of its additions never depends on the address.
- * cured_reduce's results do not depend on the order at all (exact sums,
- * and min/max with the first index on ties), so here a misaligned array is
- * split instead: a scalar head up to the first 16-byte boundary (fewer than
- * 16 / sizeof(T) elements), a 16-byte aligned body read as wide vectors,
- * and a scalar tail (fewer than 16 / sizeof(T) elements). Head and tail
- * go to the lanes of warp 0 of block 0.
- *
- * Warp-uniform trips: the accumulators above (sum_thread.cuh) take
- * warp-wide decisions (__all_sync, __reduce_max_sync) inside a trip, so
- * every lane of a warp must make the same number of trips. The body's main
- * loop runs while the warp's LAST lane still has four whole vectors; then
- * one more trip hands each lane what is left (at most four vectors, some
- * marked invalid). With R >= 32 threads that is everything (docs/exact.md).
+ * A misaligned array is split into a scalar head, an aligned body and a
+ * scalar tail; trips are warp-uniform because the accumulators
+ * (sum_thread.cuh) take warp-wide decisions inside a trip. How, and why
+ * that covers every element: docs/exact.md, "The GPU kernel".
  */
 #ifndef CURED_REDUCE_LOAD_CUH
 #define CURED_REDUCE_LOAD_CUH
@@ -30,24 +19,26 @@
 
 /* One trip's data for one lane: RL_VECS vectors of 16 bytes (invalid ones
  * are zeros), which of them hold data (bit j of valid), and where they came
- * from: vector j is body[k + j R], its first element has index
- * head + (k + j R) W in the whole array. A visitor's rare path may load a
- * vector again (reload) rather than keep all of v live through it, which
- * keeps the common path's registers down. */
+ * from: vector j is p[j R], which is body[k + j R] with k = p - body, and
+ * its first element has index head + (k + j R) W in the whole array. A
+ * visitor's rare path may load a vector again (reload) rather than keep
+ * all of v live through it, which keeps the common path's registers down. */
 struct rl_trip {
     uint4 v[RL_VECS];
     unsigned valid;
+    unsigned R;              /* threads of the grid (< 2^23) */
+    const uint4 *p;
     const uint4 *body;
-    unsigned long long k, R, head;
+    unsigned long long head;
 
     __device__ uint4 reload(int j) const
     {
-        return (valid >> j & 1u) ? __ldg(body + k + j * R) : make_uint4(0, 0, 0, 0);
+        return (valid >> j & 1u) ? __ldg(p + (size_t)j * R) : make_uint4(0, 0, 0, 0);
     }
 
     __device__ unsigned long long first(int j, unsigned W) const
     {
-        return head + (k + j * R) * W;
+        return head + ((unsigned long long)(p - body) + (size_t)j * R) * W;
     }
 };
 
@@ -59,13 +50,15 @@ struct rl_trip {
  *                                         two scalar elements (their bits,
  *                                         valid flags and indexes), called
  *                                         by all lanes of warp 0 of block 0
- * Thread rank r of R = gridDim.x * blockDim.x; blockDim.x a multiple of 32.
+ * Thread rank r of R = gridDim.x * blockDim.x; blockDim.x a multiple of 32;
+ * at most 2^30 elements per block (so a thread's trips fit 32 bits).
  * Every element is given to exactly one call. Can't fail. */
 template <unsigned ELEM, typename Acc>
 __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
 {
     const unsigned W = 16 / ELEM; /* elements per vector */
-    unsigned long long R = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned R32 = gridDim.x * blockDim.x;
+    unsigned long long R = R32;
     unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long addr = (unsigned long long)in;
 
@@ -77,24 +70,31 @@ __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
     unsigned long long tail_first = head + nw * W;
     const uint4 *body = (const uint4 *)((const char *)in + head * ELEM);
 
-    /* the main loop: the warp's last lane still has RL_VECS whole vectors */
-    unsigned long long k = r;
+    /* The main loop: trip i is full while the warp's last lane, at vector
+     * k_last + 4 R i, still has RL_VECS whole vectors. Counting the trips
+     * first keeps 64-bit bookkeeping out of the loop. */
     unsigned long long k_last = r - (threadIdx.x & 31u) + 31u;
+    unsigned trips = 0;
+    if (k_last + (RL_VECS - 1) * R < nw)
+        trips = (unsigned)((nw - k_last - (RL_VECS - 1) * R - 1) / (RL_VECS * R)) + 1;
     rl_trip t;
     t.valid = (1u << RL_VECS) - 1;
+    t.R = R32;
     t.body = body;
-    t.R = R;
     t.head = head;
-    for (; k_last + (RL_VECS - 1) * R < nw; k += RL_VECS * R, k_last += RL_VECS * R) {
+    const uint4 *p = body + r;
+    for (unsigned i = 0; i < trips; i++) {
 #pragma unroll
         for (int j = 0; j < RL_VECS; j++)
-            t.v[j] = __ldg(body + k + j * R);
-        t.k = k;
+            t.v[j] = __ldg(p + (size_t)j * R32);
+        t.p = p;
         acc.trip(t);
+        p += (size_t)RL_VECS * R32;
     }
+    unsigned long long k = r + (unsigned long long)trips * RL_VECS * R;
     /* what is left: at most RL_VECS vectors per lane */
     t.valid = 0;
-    t.k = k;
+    t.p = body + k;
 #pragma unroll
     for (int j = 0; j < RL_VECS; j++) {
         unsigned long long kj = k + j * R;

@@ -309,7 +309,8 @@ XACC_HD void shard_acc_add(shard_acc *a, const uint64_t *rec, uint64_t offset)
 
 /* The result of the combination, as cured_reduce writes it for the whole
  * array: its bits in *bits (zero-extended), its size in bytes returned.
- * Normalises a->digits in place. Can't fail. */
+ * Rounds a->digits in place (xacc_round leaves them the magnitude's
+ * words). Can't fail. */
 XACC_HD int shard_acc_result(shard_acc *a, uint64_t *bits)
 {
     int op = shard_header_op(a->header), dtype = shard_header_dtype(a->header);
@@ -318,12 +319,10 @@ XACC_HD int shard_acc_result(shard_acc *a, uint64_t *bits)
     if (shard_is_float_sum(a->header)) {
         xacc_family f = shard_family(dtype);
         int ndig = xacc_family_of(f).ndig, to_f64 = result == CURED_F64;
-        if (a->special) {
-            *bits = xacc_special_result(a->special, to_f64);
-        } else {
-            shard_normalize(a->digits, a->digits, 0, ndig, ndig);
-            *bits = xacc_round(f, a->digits, 0, ndig, to_f64);
-        }
+        /* the digits are sums of normalised ones, below 2^48: xacc_round
+         * takes carry-save digits below 2^62 */
+        *bits = a->special ? xacc_special_result(a->special, to_f64)
+                           : xacc_round(f, a->digits, 0, ndig, to_f64);
     } else if (op == CURED_OP_SUM) {
         *bits = bytes == 8 ? a->isum : a->isum & 0xffffffffull;
     } else if (op == CURED_OP_ARGMIN || op == CURED_OP_ARGMAX) {
@@ -337,8 +336,7 @@ XACC_HD int shard_acc_result(shard_acc *a, uint64_t *bits)
 
 /* The combination as one record again (its idx relative to its first
  * element), as a rank holding all of those elements would have made it:
- * the CPU path's chunks combine into a shard's record so. Normalises
- * a->digits in place. Can't fail. */
+ * the CPU path's chunks combine into a shard's record so. Can't fail. */
 XACC_HD void shard_acc_to_record(shard_acc *a, uint64_t *rec)
 {
     for (int w = 0; w < SHARD_REC_WORDS; w++)

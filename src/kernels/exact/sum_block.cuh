@@ -2,21 +2,15 @@
  * sums: the threads' exact sums combined, exactly, into one set of digits
  * per block, the blocks' digits into one sum, rounded once.
  *
- * defines: exact_block_state, exact_block_sum, exact_grid_finish
+ * defines: EXACT_WS_*, exact_block_state, exact_block_begin,
+ *          exact_block_sum, exact_grid_finish
  *
- * Block: each warp sums its lanes' 128-bit integers with shuffles (the
- * lanes of a warp share the window base q, sum_thread.cuh); lane 0 of
- * each warp leaves (q, sum) in shared memory; warp 0 then owns the digits
- * (lane l digits l, l + 32, ...) and adds into each the pieces of every
- * warp's sum that fall on it and the shared superaccumulator's digit.
- * One carry step bounds every digit below 2^33 (xacc_carry_step) and the
- * nonzero span [lo, hi) is found.
- * Grid: one block writes the result directly. Otherwise each block writes
- * its span of digits and a header to its partial in the workspace, fences,
- * takes a ticket; the last block adds the spans of all partials digit by
- * digit (no partial reads outside its own span, so nothing is left over
- * from an earlier call), normalises, rounds, writes, and re-arms the
- * ticket counter for the next call.
+ * Each warp sums its lanes' integers in 160 bits and adds them to the
+ * block's digits in shared memory. One block rounds and writes the result;
+ * otherwise each block adds its digits to the workspace's with global
+ * atomics and takes a ticket, and the last block reads, zeroes (for the
+ * next call), rounds and writes. The steps, and why no digit overflows:
+ * docs/exact.md, "The GPU kernel".
  */
 #ifndef CURED_SUM_BLOCK_CUH
 #define CURED_SUM_BLOCK_CUH
@@ -26,18 +20,17 @@
 #include "sum_thread.cuh"
 #include "xacc.h"
 
+/* The workspace's state (CURED_REDUCE_STATE_BYTES, zero between calls):
+ * the ticket counter, the special bits of an exact sum, its digits. */
+#define EXACT_WS_COUNTER 0
+#define EXACT_WS_SPECIAL 4
+#define EXACT_WS_DIGITS 8
+
 /* What a block keeps in shared memory for its sum. */
 template <int NDIG>
 struct exact_block_state {
-    int64_t digits[NDIG];       /* the superaccumulator, then the block's digits */
-    unsigned long long wlo[32]; /* per warp: its 128-bit sum ... */
-    unsigned long long whi[32];
-    int wq[32];                 /* ... at base wq (-1: zero) */
+    int64_t digits[NDIG]; /* the superaccumulator, then the block's digits */
     unsigned special;
-    int lo, hi;                 /* the block's nonzero digit span */
-    unsigned am_last;
-    unsigned short glo[CURED_REDUCE_MAX_BLOCKS]; /* last block: the spans */
-    unsigned short ghi[CURED_REDUCE_MAX_BLOCKS];
 };
 
 /* Zeroes the superaccumulator and the flags; ends with a barrier. Every
@@ -52,212 +45,143 @@ __device__ void exact_block_begin(exact_block_state<NDIG> &s)
     __syncthreads();
 }
 
-/* The pieces of warp w's sum that fall on digit D. */
-template <int NDIG>
-__device__ int64_t warp_piece(const exact_block_state<NDIG> &s, int w, int D)
-{
-    if (s.wq[w] < 0)
-        return 0;
-    uint64_t lo = s.wlo[w], hi = s.whi[w];
-    if ((lo | hi) == 0)
-        return 0;
-    int neg = (int)(hi >> 63);
-    if (neg) {
-        lo = ~lo + 1;
-        hi = ~hi + (lo == 0);
-    }
-    int64_t piece[5];
-    int k = xacc_pieces(hi, lo, neg, s.wq[w], piece);
-    int64_t v = 0;
-#pragma unroll
-    for (int j = 0; j < 5; j++)
-        if (D == k + j)
-            v = piece[j];
-    return v;
-}
-
 /* The block's exact sum: every thread calls it after its accumulator's
- * finish() with that accumulator's (acc, q, special). Afterwards (a
- * barrier) s.digits holds the block's digits after one carry step, s.lo
- * and s.hi their nonzero span, s.special the block's special bits. */
+ * finish() with that accumulator's (total, base, special). Afterwards (a
+ * barrier) s.digits holds the block's carry-save digits and s.special its
+ * special bits. */
 template <int NDIG>
-__device__ void exact_block_sum(exact_block_state<NDIG> &s, u128 acc, int q,
+__device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 acc, int q,
                                 unsigned special)
 {
-    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    u128 w = warp_sum_u128(acc);
+    unsigned lane = threadIdx.x & 31u;
+    u160 w = warp_sum_u160(acc); /* in every lane */
     unsigned sp = __reduce_or_sync(FULL_WARP, special);
-    if (lane == 0) {
-        s.wlo[warp] = (unsigned long long)w.w1 << 32 | w.w0;
-        s.whi[warp] = (unsigned long long)w.w3 << 32 | w.w2;
-        s.wq[warp] = q;
-        if (sp)
-            atomicOr(&s.special, sp);
+    if (q >= 0 && lane < 6 && !u160_is_zero(w)) {
+        int k;
+        int64_t piece = u160_piece(w, q, lane, &k);
+        if (piece != 0)
+            atomicAdd((unsigned long long *)&s.digits[k + (int)lane],
+                      (unsigned long long)piece);
     }
-    __syncthreads();
-    if (warp == 0) {
-        const int PER = (NDIG + 31) / 32;
-        int nwarps = (int)(blockDim.x >> 5);
-        int64_t d[PER];
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            d[i] = 0;
-            if (D < NDIG) {
-                d[i] = s.digits[D];
-                for (int v = 0; v < nwarps; v++)
-                    d[i] += warp_piece(s, v, D);
-            }
-        }
-        __syncwarp();
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            if (D < NDIG)
-                s.digits[D] = d[i];
-        }
-        __syncwarp();
-        /* one carry step: digit D keeps its low 32 bits, takes D-1's carry */
-        int lo = NDIG, hi = 0;
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            if (D < NDIG) {
-                int64_t below = D > 0 ? s.digits[D - 1] >> 32 : 0;
-                d[i] = (D < NDIG - 1 ? (d[i] & 0xffffffffll) : d[i]) + below;
-                if (d[i] != 0) {
-                    lo = min(lo, D);
-                    hi = max(hi, D + 1);
-                }
-            }
-        }
-        __syncwarp();
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            if (D < NDIG)
-                s.digits[D] = d[i];
-        }
-        lo = __reduce_min_sync(FULL_WARP, lo);
-        hi = __reduce_max_sync(FULL_WARP, hi);
-        if (lane == 0) {
-            s.lo = lo;
-            s.hi = hi;
-        }
-    }
+    if (lane == 0 && sp)
+        atomicOr(&s.special, sp);
     __syncthreads();
 }
 
-/* Rounds normalised digits d[lo..NDIG) and writes the result: f32 or f64
- * per flags, specials first; in the sharded path's state mode
+/* Rounds d[lo..hi) (f32 or f64 per flags and family) and writes the
+ * result, specials first; in the sharded path's state mode
  * (SHARD_KERNEL_STATE) writes the exact state instead, for the ranks to
  * combine (shard_state.h). One thread. */
-template <int NDIG>
-__device__ void exact_write(xacc_family f, int64_t *d, int lo, unsigned special,
-                            const cured_reduce_kernel_args &a)
+__device__ inline void exact_write(xacc_family f, int64_t *d, int lo, int hi,
+                                   unsigned special, const cured_reduce_kernel_args &a)
 {
     if (a.flags & SHARD_KERNEL_STATE) {
-        shard_put_sum((uint64_t *)a.out, d, lo, NDIG, NDIG, special);
+        shard_put_sum((uint64_t *)a.out, d, lo, hi, xacc_family_of(f).ndig, special);
         return;
     }
     int to_f64 = f == XACC_F64 || (a.flags & CURED_REDUCE_F64);
-    uint64_t bits;
-    if (special) {
-        bits = xacc_special_result(special, to_f64);
-    } else {
-        if (lo < NDIG)
-            xacc_normalize(d, lo, NDIG);
-        bits = lo < NDIG ? xacc_round(f, d, lo, NDIG, to_f64) : 0;
-    }
+    uint64_t bits = special ? xacc_special_result(special, to_f64)
+                            : xacc_round(f, d, lo, hi, to_f64);
     if (to_f64)
         *(unsigned long long *)a.out = bits;
     else
         *(unsigned *)a.out = (unsigned)bits;
 }
 
+/* The nonzero span [lo, hi) of the digits that warp 0's lanes hold (digit
+ * lane + 32 i in d[i]), in every lane; lo >= hi when all are zero. */
+template <int NDIG>
+__device__ void digit_span(const int64_t (&d)[(NDIG + 31) / 32], int *lo, int *hi)
+{
+    unsigned lane = threadIdx.x & 31u;
+    int l = NDIG, h = 0;
+#pragma unroll
+    for (int i = 0; i < (NDIG + 31) / 32; i++) {
+        int D = (int)lane + 32 * i;
+        if (D < NDIG && d[i] != 0) {
+            l = min(l, D);
+            h = max(h, D + 1);
+        }
+    }
+    *lo = __reduce_min_sync(FULL_WARP, l);
+    *hi = __reduce_max_sync(FULL_WARP, h);
+}
+
 /* Ends the kernel after exact_block_sum: writes the result (one block), or
- * this block's partial and, in the last block to finish, the combination
- * of all partials. Every thread calls it. */
+ * adds this block's digits to the workspace and, in the last block to
+ * finish, rounds their sum and writes it. Every thread calls it; only
+ * warp 0 works. */
 template <int NDIG>
 __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
                                   const cured_reduce_kernel_args &a)
 {
-    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const int PER = (NDIG + 31) / 32;
+    unsigned lane = threadIdx.x & 31u;
+    if (threadIdx.x >= 32)
+        return;
+    /* One carry step: digit D keeps its low 32 bits and takes D-1's carry
+     * (the top digit keeps all of its own): every digit below 2^33. */
+    int64_t d[PER];
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        int D = (int)lane + 32 * i;
+        d[i] = 0;
+        if (D < NDIG) {
+            int64_t below = D > 0 ? s.digits[D - 1] >> 32 : 0;
+            d[i] = (D < NDIG - 1 ? (s.digits[D] & 0xffffffffll) : s.digits[D]) + below;
+        }
+    }
+    int lo, hi;
     if (gridDim.x == 1) {
-        if (threadIdx.x == 0)
-            exact_write<NDIG>(f, s.digits, s.lo < s.hi ? s.lo : NDIG, s.special, a);
+        __syncwarp();
+#pragma unroll
+        for (int i = 0; i < PER; i++)
+            if ((int)lane + 32 * i < NDIG)
+                s.digits[lane + 32 * i] = d[i];
+        digit_span<NDIG>(d, &lo, &hi);
+        __syncwarp();
+        if (lane == 0)
+            exact_write(f, s.digits, lo, hi, s.special, a);
         return;
     }
     char *ws = (char *)a.workspace;
-    unsigned *counter = (unsigned *)ws;
-    unsigned long long *partials =
-        (unsigned long long *)(ws + CURED_REDUCE_STATE_BYTES);
-    const int STRIDE = CURED_REDUCE_PARTIAL_BYTES / 8;
-
-    if (warp == 0) {
-        unsigned long long *mine = partials + (size_t)blockIdx.x * STRIDE;
-        int lo = s.lo, hi = s.hi;
-        if (lane == 0)
-            mine[0] = (unsigned long long)s.special |
-                      (unsigned long long)(lo < hi ? lo : 0) << 8 |
-                      (unsigned long long)(lo < hi ? hi : 0) << 16;
-        for (int D = lo + (int)lane; D < hi; D += 32)
-            mine[1 + D] = (unsigned long long)s.digits[D];
-        __threadfence(); /* each writer's stores, before the ticket */
-        __syncwarp();
-        if (lane == 0) {
-            unsigned ticket = atomicAdd(counter, 1u);
-            s.am_last = ticket == gridDim.x - 1;
-        }
+    unsigned *counter = (unsigned *)(ws + EXACT_WS_COUNTER);
+    unsigned *gspecial = (unsigned *)(ws + EXACT_WS_SPECIAL);
+    unsigned long long *gd = (unsigned long long *)(ws + EXACT_WS_DIGITS);
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        int D = (int)lane + 32 * i;
+        if (D < NDIG && d[i] != 0)
+            atomicAdd(gd + D, (unsigned long long)d[i]);
     }
-    __syncthreads();
-    if (!s.am_last)
+    if (lane == 0 && s.special)
+        atomicOr(gspecial, s.special);
+    __threadfence(); /* each lane's adds, before the ticket */
+    __syncwarp();
+    unsigned last = 0;
+    if (lane == 0)
+        last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    if (!__shfl_sync(FULL_WARP, last, 0))
         return;
 
-    /* The last block: every other block's partial is written and fenced. */
+    /* The last block: every block's adds are done and fenced. Sums of at
+     * most 4096 digits below 2^33: below 2^45. */
     __threadfence();
-    for (int i = threadIdx.x; i < NDIG; i += blockDim.x)
-        s.digits[i] = 0;
-    if (threadIdx.x == 0) {
-        s.lo = NDIG;
-        s.hi = 0;
-        s.special = 0;
-    }
-    __syncthreads();
-    int G = (int)gridDim.x;
-    for (int g = threadIdx.x; g < G; g += blockDim.x) {
-        unsigned long long h = __ldcg(partials + (size_t)g * STRIDE);
-        int lo = (int)(h >> 8 & 0xff), hi = (int)(h >> 16 & 0xff);
-        s.glo[g] = (unsigned short)lo;
-        s.ghi[g] = (unsigned short)hi;
-        if ((unsigned)h & 0xff)
-            atomicOr(&s.special, (unsigned)h & 0xffu);
-        if (lo < hi) {
-            atomicMin(&s.lo, lo);
-            atomicMax(&s.hi, hi);
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        int D = (int)lane + 32 * i;
+        if (D < NDIG) {
+            d[i] = (int64_t)__ldcg(gd + D);
+            s.digits[D] = d[i];
+            gd[D] = 0; /* re-armed for the next call */
         }
     }
-    __syncthreads();
-    int ulo = s.lo, span = s.hi - s.lo;
-    int B = (int)blockDim.x, t = (int)threadIdx.x;
-    /* digits D0 .. D0 + width at a time, P threads per digit */
-    for (int D0 = 0; D0 < span; D0 += B) {
-        int width = min(span - D0, B);
-        int P = B / width;
-        if (t < width * P) {
-            int D = ulo + D0 + t % width;
-            int64_t sum = 0;
-            for (int g = t / width; g < G; g += P)
-                if (s.glo[g] <= D && D < s.ghi[g])
-                    sum += (int64_t)__ldcg(partials + (size_t)g * STRIDE + 1 + D);
-            if (sum != 0)
-                atomicAdd((unsigned long long *)&s.digits[D],
-                          (unsigned long long)sum);
-        }
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        exact_write<NDIG>(f, s.digits, span > 0 ? ulo : NDIG, s.special, a);
+    digit_span<NDIG>(d, &lo, &hi);
+    __syncwarp();
+    if (lane == 0) {
+        unsigned special = __ldcg(gspecial);
+        exact_write(f, s.digits, lo, hi, special, a);
+        *gspecial = 0;
         *counter = 0; /* re-armed for the next call */
     }
 }

@@ -1,33 +1,20 @@
 /* sum_thread.cuh - the thread layer of cured_reduce's exact float sums: what
  * one thread does with each element it loads.
  *
- * defines: SUM_SACC_*, sacc_add_pieces, sacc_add_elem, u128,
- *          narrow_acc (f32, bf16), half_acc (f16), wide_acc (f64),
- *          plain_acc (the not-exact variant)
+ * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
+ *          pieces and warp sums), narrow_acc (f32, bf16), half_acc (f16),
+ *          wide_acc (f64), plain_acc (the not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
- * (a 128-bit two's complement number `acc` in units of 2^(q + EMIN), q the
- * window's base) and sends what does not fit its fast path to the block's
- * superaccumulator `sacc` in shared memory (xacc.h's carry-save digits,
- * 64-bit shared atomics), which is rare for real data. docs/exact.md
- * argues each step's exactness; the short version:
- *
- * - narrow_acc (f32, and bf16 widened to f32): a window of 24 binades,
- *   [wlo, wlo + 23] in biased exponent, the same for all lanes of a warp.
- *   Window elements (and zeros) convert to f64 (exact) and add into four
- *   f64 accumulators: every such element is a multiple of 2^(wlo - 150)
- *   below 2^(wlo - 103), so 64 of them sum below 2^(wlo - 97) = 2^53 units
- *   and every f64 addition is exact. After 64 additions per accumulator the
- *   four are flushed: scaled by a power of two to integers (exact) and
- *   added to `acc`. An element above the window moves the warp's window up
- *   (after flushing `acc` to sacc); below it, or subnormal, it goes to sacc.
- * - half_acc (f16): every f16 is a multiple of 2^-24 below 2^16, so f64
- *   accumulators are exact for 2^13 additions with no window at all;
- *   infinities and NaN travel in them as IEEE says and are read at a flush.
- * - wide_acc (f64): integer arithmetic: the 53-bit significand shifted by
- *   its distance (< 32) from the warp's window base into the 128-bit
- *   `acc`; a window of 32 binades.
- * - plain_acc: adds in the output type, as a non-exact kernel would.
+ * (two's complement, in units 2^(base() + EMIN), base() its window's) and
+ * sends what does not fit its fast path to the block's superaccumulator
+ * `sacc` in shared memory (xacc.h's digits, 64-bit shared atomics), which
+ * is rare for real data. A trip is tested whole (the max and min of its
+ * elements' keys against the window, one warp vote). f32 and bf16 keep two
+ * adjacent windows of f64 accumulators, f16 needs none, f64 a 64-binade
+ * integer window; docs/exact.md ("The GPU kernel") argues each
+ * accumulator's exactness; plain_acc adds in the output type, as a
+ * non-exact kernel would.
  */
 #ifndef CURED_SUM_THREAD_CUH
 #define CURED_SUM_THREAD_CUH
@@ -114,38 +101,99 @@ __device__ inline bool u128_is_zero(const u128 &a)
     return (a.w0 | a.w1 | a.w2 | a.w3) == 0;
 }
 
-/* Sends a (a two's complement number in units 2^pos) to sacc. */
-__device__ inline void sacc_add_u128(int64_t *sacc, const u128 &a, int pos)
+// ----------------------------------------------------------------------------
+// 160-bit integers: a warp's sum of 128-bit ones, and f64's accumulator
+
+struct u160 {
+    unsigned w0, w1, w2, w3, w4;
+};
+
+/* a, sign-extended. */
+__device__ inline u160 u160_of(const u128 &a)
 {
-    if (u128_is_zero(a))
-        return;
-    uint64_t lo = (uint64_t)a.w1 << 32 | a.w0;
-    uint64_t hi = (uint64_t)a.w3 << 32 | a.w2;
-    int neg = (int)(a.w3 >> 31);
-    if (neg) { /* magnitude = -a */
-        lo = ~lo + 1;
-        hi = ~hi + (lo == 0);
+    return u160{a.w0, a.w1, a.w2, a.w3, (unsigned)((int)a.w3 >> 31)};
+}
+
+/* a += b, modulo 2^160. */
+__device__ inline void u160_add(u160 &a, const u160 &b)
+{
+    asm("add.cc.u32 %0, %0, %5;\n\t"
+        "addc.cc.u32 %1, %1, %6;\n\t"
+        "addc.cc.u32 %2, %2, %7;\n\t"
+        "addc.cc.u32 %3, %3, %8;\n\t"
+        "addc.u32 %4, %4, %9;"
+        : "+r"(a.w0), "+r"(a.w1), "+r"(a.w2), "+r"(a.w3), "+r"(a.w4)
+        : "r"(b.w0), "r"(b.w1), "r"(b.w2), "r"(b.w3), "r"(b.w4));
+}
+
+__device__ inline bool u160_is_zero(const u160 &a)
+{
+    return (a.w0 | a.w1 | a.w2 | a.w3 | a.w4) == 0;
+}
+
+/* Piece `which` (0..5) of the two's complement a in units 2^pos: a's
+ * magnitude shifted left by pos % 32, word `which`, with a's sign (as
+ * xacc_pieces, one word more); *k gets the digit of piece 0, pos >> 5.
+ * |a| < 2^159. */
+__device__ inline int64_t u160_piece(const u160 &a, int pos, unsigned which, int *k)
+{
+    unsigned m[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
+    bool neg = (int)a.w4 < 0;
+    if (neg) { /* magnitude = ~a + 1 */
+        unsigned carry = 1;
+#pragma unroll
+        for (int i = 0; i < 5; i++) {
+            unsigned x = ~m[i];
+            m[i] = x + carry;
+            carry = carry && m[i] == 0;
+        }
     }
-    sacc_add_pieces(sacc, hi, lo, neg, pos);
+    unsigned r = (unsigned)pos & 31u;
+    unsigned v = 0;
+#pragma unroll
+    for (int j = 0; j < 6; j++) {
+        unsigned w = j == 0 ? m[0] << r
+                     : j < 5 ? __funnelshift_l(m[j - 1], m[j], r)
+                             : __funnelshift_l(m[4], 0u, r);
+        if (which == (unsigned)j)
+            v = w;
+    }
+    *k = pos >> 5;
+    return neg ? -(int64_t)v : (int64_t)v;
+}
+
+/* Sends a (two's complement, units 2^pos) to sacc: six pieces. */
+__device__ inline void sacc_add_u160(int64_t *sacc, const u160 &a, int pos)
+{
+    if (u160_is_zero(a))
+        return;
+#pragma unroll
+    for (unsigned j = 0; j < 6; j++) {
+        int k;
+        int64_t p = u160_piece(a, pos, j, &k);
+        if (p != 0)
+            atomicAdd((unsigned long long *)&sacc[k + (int)j], (unsigned long long)p);
+    }
 }
 
 /* The sum of a over the warp's 32 lanes, in every lane. */
-__device__ inline u128 warp_sum_u128(u128 a)
+__device__ inline u160 warp_sum_u160(u160 a)
 {
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) {
-        u128 b;
+        u160 b;
         b.w0 = __shfl_xor_sync(FULL_WARP, a.w0, off);
         b.w1 = __shfl_xor_sync(FULL_WARP, a.w1, off);
         b.w2 = __shfl_xor_sync(FULL_WARP, a.w2, off);
         b.w3 = __shfl_xor_sync(FULL_WARP, a.w3, off);
-        u128_add(a, b);
+        b.w4 = __shfl_xor_sync(FULL_WARP, a.w4, off);
+        u160_add(a, b);
     }
     return a;
 }
 
 // ----------------------------------------------------------------------------
-// f32 and bf16: the f64 window
+// f32 and bf16: two adjacent f64 windows
 
 /* The f32 bits of element c of a 16-byte vector: 4 f32, or 8 bf16 each
  * widened to f32 (bf16 is f32's top half). */
@@ -161,101 +209,320 @@ __device__ inline unsigned narrow_bits(const uint4 &v, int c)
     return (c & 1) ? (w & 0xffff0000u) : (w << 16);
 }
 
+/* Word c (0..3) of a vector. */
+__device__ inline unsigned vec_word(const uint4 &v, int c)
+{
+    return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
+}
+
+/* Packed 16-bit lanes: unsigned max, signed min (one instruction each;
+ * ptxas fuses two into a three-input VIMNMX3). With CURED_REDUCE_SIMD16_C
+ * defined they are plain C, for the model (tests/kernels/exact), which
+ * has no .u16x2/.s16x2 integer types. */
+__device__ inline unsigned vmax_u16x2(unsigned a, unsigned b)
+{
+#ifdef CURED_REDUCE_SIMD16_C
+    return max(a & 0xffffu, b & 0xffffu) | max(a >> 16, b >> 16) << 16;
+#else
+    unsigned d;
+    asm("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#endif
+}
+
+__device__ inline unsigned vmin_s16x2(unsigned a, unsigned b)
+{
+#ifdef CURED_REDUCE_SIMD16_C
+    int lo = min((int)(short)(a & 0xffffu), (int)(short)(b & 0xffffu));
+    int hi = min((int)(short)(a >> 16), (int)(short)(b >> 16));
+    return ((unsigned)lo & 0xffffu) | (unsigned)hi << 16;
+#else
+    unsigned d;
+    asm("min.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#endif
+}
+
+/* The two bf16 of a word as f64 (exact: F2F.F64.BF16 reads either half). */
+__device__ inline void bf16x2_to_f64(unsigned w, double &lo, double &hi)
+{
+    asm("{.reg .b16 l, h; mov.b32 {l, h}, %2; cvt.f64.bf16 %0, l; cvt.f64.bf16 %1, h;}"
+        : "=d"(lo), "=d"(hi)
+        : "r"(w));
+}
+
+/* d (finite) added to a when x >= lim, else to b, with no branch: d times
+ * 1 into one and times 0 into the other, by two fused multiply-adds. Each
+ * is exact where the plain addition is: fma(d, 1, a) rounds d + a once,
+ * fma(d, 0, b) is b. (ptxas turns predicated adds into four selects.) */
+__device__ inline void add_either(double &a, double &b, double d, unsigned x,
+                                  unsigned lim)
+{
+    unsigned one = x >= lim ? 0x3ff00000u : 0u; /* high word of 1.0 or 0.0 */
+    a = fma(d, __hiloint2double((int)one, 0), a);
+    b = fma(d, __hiloint2double((int)(one ^ 0x3ff00000u), 0), b);
+}
+
+/* 2^e as a double, -1022 <= e <= 1023. */
+__device__ inline double pow2(int e)
+{
+    return __longlong_as_double((long long)(1023 + e) << 52);
+}
+
+/* a += v * 2^S (v signed, 0 < S < 64), modulo 2^128. */
+template <int S>
+__device__ inline void u128_add_s64_shl(u128 &a, long long v)
+{
+    unsigned long long lo = (unsigned long long)v << S;
+    long long hi = v >> (64 - S);
+    u128 b = {(unsigned)lo, (unsigned)(lo >> 32), (unsigned)hi,
+              (unsigned)((unsigned long long)hi >> 32)};
+    u128_add(a, b);
+}
+
+/* f32, and bf16 read as f32's top half. An element's *key* is |bits| plus
+ * a bias, per 32-bit word (f32) or per 16-bit half (bf16, both halves of
+ * a word at once):
+ *     key = (bits & 0x7fff..) + 0x7fff..
+ * so that zero's key (the bias) is the smallest unsigned key and the
+ * largest signed one: the unsigned max of keys is the largest |x|, the
+ * signed min is the smallest nonzero |x|, zeros count for neither, and a
+ * window test of a whole trip is a max, a min and two compares.
+ *
+ * Windows (biased exponents): A = [wa, wa + BINADES), B = [wa - BINADES,
+ * wa), B's bottom clamped at 1 (then A = [1 + BINADES, 1 + 2 BINADES) and B
+ * also takes subnormals, whose unit is binade 1's). An element of A is a
+ * multiple of A's unit 2^uA (uA = wa - 150, bf16: wa - 134) below
+ * 2^(uA + BINADES + p - 1) (p = 24, bf16 8); FLUSH adds of such elements
+ * stay below 2^(uA + 53) when BINADES + p - 1 + log2(FLUSH) <= 53: f32
+ * 24 + 23 + 6, bf16 40 + 7 + 6. So every f64 addition into a[j] (b[j]
+ * alike) is exact, and a[j] / 2^uA is an integer below 2^53.
+ *
+ * A trip is
+ * - all in A (the common case: A's top binade is the largest element's):
+ *   one conversion and one DADD per element;
+ * - all in A and B: a compare and two predicated DADDs per element;
+ * - else the slow path: an element above A raises the windows (warp-
+ *   uniform, after sending what is held to sacc), and what then lies
+ *   below B, a special, goes element by element to sacc / the flags.
+ * Every FLUSH_TRIPS trips, a[j] and b[j] go into the 128-bit integer acc
+ * in units of B's: b[j] / 2^uB + (a[j] / 2^uA) * 2^BINADES. */
 template <bool BF16>
 struct narrow_acc {
-    static const int W = BF16 ? 8 : 4;          /* elements per vector */
-    static const int FLUSH_TRIPS = 64 / W;      /* 64 additions per f64 */
-    static const int BINADES = 24;
+    static const int W = BF16 ? 8 : 4;           /* elements per vector */
+    static const int BINADES = BF16 ? 40 : 24;   /* per window */
+    static const int FLUSH_TRIPS = 64 / W;       /* 64 adds per accumulator */
+    static const int SHIFT = BF16 ? 16 : 0;      /* unit of a bf16 above f32's */
+    static const int EPOS = BF16 ? 7 : 23;       /* exponent field in a key lane */
+    static const unsigned ABS = BF16 ? 0x7fff7fffu : 0x7fffffffu;
+    static const unsigned BIAS = BF16 ? 0x7fff7fffu : 0x7fffffffu;
+    static const unsigned LANE_BIAS = BF16 ? 0x7fffu : 0x7fffffffu;
+    static const unsigned KEY_INF = (BF16 ? 0x7f80u : 0x7f800000u) + LANE_BIAS;
 
-    double f[RL_VECS];
-    u128 acc;          /* units 2^(q - 149) */
-    unsigned lo_bits;  /* window: (hb - lo_bits) < span, or hb == 0 */
-    unsigned span;
-    int q;             /* wlo - 1; -1 while the window is unset */
-    double scale;      /* 2^(150 - wlo): f64 accumulator -> integer */
+    double a[RL_VECS];  /* window A */
+    double b[RL_VECS];  /* window B */
+    u128 acc;           /* units 2^(q + EMIN), q = base() */
+    unsigned topA;      /* keys (bf16: in both halves): the largest in A, */
+    unsigned botA;      /* the smallest nonzero in A, */
+    unsigned botB;      /* the smallest nonzero in B */
+    int wa;             /* A's lowest binade; 0 while no window is set */
     int trips;
     unsigned special;
     int64_t *sacc;
 
+    /* The key of lane value x (|bits| of one element), replicated to both
+     * halves for bf16. */
+    __device__ static unsigned key_of(unsigned x)
+    {
+        unsigned k = x + LANE_BIAS;
+        return BF16 ? (k | k << 16) : k;
+    }
+
+    /* Every key lane of mx at most top's (unsigned), of mn at least bot's
+     * (signed). */
+    __device__ static bool all_le(unsigned mx, unsigned top)
+    {
+        return BF16 ? vmax_u16x2(mx, top) == top : mx <= top;
+    }
+    __device__ static bool all_ge(unsigned mn, unsigned bot)
+    {
+        return BF16 ? vmin_s16x2(mn, bot) == bot : (int)mn >= (int)bot;
+    }
+
+    __device__ static unsigned kmax(unsigned x, unsigned y)
+    {
+        return BF16 ? vmax_u16x2(x, y) : max(x, y);
+    }
+    __device__ static unsigned kmin(unsigned x, unsigned y)
+    {
+        return BF16 ? vmin_s16x2(x, y) : (unsigned)min((int)x, (int)y);
+    }
+
     __device__ void init(int64_t *s)
     {
         for (int j = 0; j < RL_VECS; j++)
-            f[j] = 0.0;
+            a[j] = b[j] = 0.0;
         acc = u128{0, 0, 0, 0};
-        lo_bits = 0;
-        span = 0;
-        q = -1;
-        scale = 1.0;
+        topA = 0;        /* below every key: the first trip sets the windows */
+        botA = BIAS;     /* the largest signed key lanes: min starts there */
+        botB = BIAS;
+        wa = 0;
         trips = 0;
         special = 0;
         sacc = s;
     }
 
-    __device__ bool in_window(unsigned hb) const
-    {
-        return hb - lo_bits < span || hb == 0;
-    }
+    /* acc's base in units of 2^EMIN (B's unit), -1 with no window yet. */
+    __device__ int base() const { return wa ? wa - BINADES - 1 + SHIFT : -1; }
 
-    /* The four f64 accumulators into acc (exact: see the file's header). */
+    /* a[j], b[j] into acc (exact: see above). */
     __device__ void flush()
     {
+        int ua = wa - 150 + SHIFT, ub = ua - BINADES;
+        double sa = pow2(-ua), sb = pow2(-ub);
 #pragma unroll
         for (int j = 0; j < RL_VECS; j++) {
-            if (f[j] != 0.0)
-                u128_add_s64(acc, __double2ll_rz(f[j] * scale));
-            f[j] = 0.0;
+            if (a[j] != 0.0)
+                u128_add_s64_shl<BINADES>(acc, __double2ll_rz(a[j] * sa));
+            if (b[j] != 0.0)
+                u128_add_s64(acc, __double2ll_rz(b[j] * sb));
+            a[j] = b[j] = 0.0;
         }
         trips = 0;
     }
 
-    /* Moves the warp's window so that its top binade is et (warp-uniform),
-     * after sending everything held at the old base to sacc. */
+    /* Moves the windows (warp-uniform) so that A's top binade is et, after
+     * sending everything held at the old base to sacc. */
     __device__ void rebase(int et)
     {
         flush();
-        if (q >= 0)
-            sacc_add_u128(sacc, acc, q);
+        if (wa)
+            sacc_add_u160(sacc, u160_of(acc), base());
         acc = u128{0, 0, 0, 0};
-        int wlo = et - (BINADES - 1);
-        if (wlo < 1)
-            wlo = 1;
-        /* wlo <= 254 - 23 = 231: the window never reaches the specials */
-        lo_bits = wlo == 1 ? 0u : (unsigned)wlo << 23;
-        span = ((unsigned)(wlo + BINADES) << 23) - lo_bits;
-        q = wlo - 1;
-        scale = __longlong_as_double((long long)(1023 + 150 - wlo) << 52);
+        int na = et - BINADES + 1;
+        if (na - BINADES < 1)
+            na = 1 + BINADES;
+        /* et <= 254: A's top stays below the specials */
+        wa = na;
+        int wb = na - BINADES;
+        topA = key_of(((unsigned)(na + BINADES) << EPOS) - 1);
+        botA = key_of((unsigned)na << EPOS);
+        botB = key_of(wb == 1 ? 1u : (unsigned)wb << EPOS);
     }
 
-    /* The slow trip (warp-uniform): raise the window if an element is
-     * above it, then add each element where it belongs. */
-    __device__ void slow_trip(const rl_trip &t)
+    /* The keys of a trip folded into mx (max) and mn (min). */
+    __device__ static void keys(const rl_trip &t, unsigned &mx, unsigned &mn)
+    {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                unsigned k = (vec_word(t.v[j], c) & ABS) + BIAS;
+                mx = kmax(mx, k);
+                mn = kmin(mn, k);
+            }
+    }
+
+    /* Every element into A. */
+    __device__ void add_a(const rl_trip &t)
+    {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                unsigned w = vec_word(t.v[j], c);
+                if (BF16) {
+                    double lo, hi;
+                    bf16x2_to_f64(w, lo, hi);
+                    a[j] += lo;
+                    a[j] += hi;
+                } else {
+                    a[j] += (double)__uint_as_float(w);
+                }
+            }
+    }
+
+    /* Every element into A or B by its exponent. The test shifts the sign
+     * out (rather than masking it, as keys() does), so that the compiler
+     * does not keep keys()'s masked words alive for it. */
+    __device__ void add_split(const rl_trip &t)
+    {
+        unsigned lim = (unsigned)wa << 24; /* A's smallest |f32 bits|, doubled */
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                unsigned w = vec_word(t.v[j], c);
+                if (BF16) {
+                    double lo, hi;
+                    bf16x2_to_f64(w, lo, hi);
+                    add_either(a[j], b[j], lo, w << 17, lim);
+                    add_either(a[j], b[j], hi, (w >> 16) << 17, lim);
+                } else {
+                    add_either(a[j], b[j], (double)__uint_as_float(w), w << 1, lim);
+                }
+            }
+    }
+
+    /* The largest key of a lane of this thread's elements that is not a
+     * special (0 if none): reloads, for the slow path. */
+    __device__ static unsigned finite_max(const rl_trip &t)
     {
         unsigned m = 0;
 #pragma unroll
         for (int j = 0; j < RL_VECS; j++) {
             uint4 v = t.reload(j);
-#pragma unroll 1
+#pragma unroll
             for (int c = 0; c < W; c++) {
-                unsigned hb = narrow_bits<BF16>(v, c) & 0x7fffffffu;
-                if (hb < 0x7f800000u && !in_window(hb) && hb > m)
-                    m = hb;
+                unsigned x = narrow_bits<BF16>(v, c) & 0x7fffffffu;
+                unsigned k = (x >> (23 - EPOS)) + LANE_BIAS;
+                if (x < 0x7f800000u)
+                    m = max(m, k);
             }
         }
-        unsigned M = __reduce_max_sync(FULL_WARP, m);
-        if (M >= lo_bits + span) {
-            int et = (int)(M >> 23) + 1;
-            rebase(et > 254 ? 254 : et);
+        return m;
+    }
+
+    /* One element (f32 bits u) where it belongs: A, B, sacc or the flags. */
+    __device__ void add_one(double &aj, double &bj, unsigned u)
+    {
+        unsigned x = u & 0x7fffffffu;
+        int e = max((int)(x >> 23), 1); /* subnormals: binade 1's unit */
+        double d = (double)__uint_as_float(u);
+        if (x == 0 || (e >= wa && e < wa + BINADES))
+            aj += d;
+        else if (x < 0x7f800000u && e >= wa - BINADES && e < wa &&
+                 (x >= 0x00800000u || wa - BINADES == 1))
+            bj += d;
+        else
+            sacc_add_elem(sacc, XACC_F32, u, &special);
+    }
+
+    /* The slow trip (warp-uniform): raise the windows if a finite element
+     * is above A, then add the trip by the fastest rule that fits. */
+    __device__ void slow_trip(const rl_trip &t, unsigned mx, unsigned mn)
+    {
+        unsigned hm = BF16 ? max(mx & 0xffffu, mx >> 16) : mx;
+        if (__any_sync(FULL_WARP, hm >= KEY_INF))
+            hm = finite_max(t);
+        unsigned M = __reduce_max_sync(FULL_WARP, hm);
+        unsigned top = BF16 ? topA & 0xffffu : topA;
+        if (M > top) {
+            int et = (int)((M - LANE_BIAS) >> EPOS);
+            rebase(et < 1 ? 1 : et);
         }
+        bool fits = all_le(mx, topA);
+        if (__all_sync(FULL_WARP, fits && all_ge(mn, botA))) {
+            add_a(t);
+        } else if (__all_sync(FULL_WARP, fits && all_ge(mn, botB))) {
+            add_split(t);
+        } else {
 #pragma unroll
-        for (int j = 0; j < RL_VECS; j++) {
-            uint4 v = t.reload(j);
+            for (int j = 0; j < RL_VECS; j++) {
+                uint4 v = t.reload(j);
 #pragma unroll 1
-            for (int c = 0; c < W; c++) {
-                unsigned u = narrow_bits<BF16>(v, c);
-                if (in_window(u & 0x7fffffffu))
-                    f[j] += (double)__uint_as_float(u);
-                else
-                    sacc_add_elem(sacc, XACC_F32, u, &special);
+                for (int c = 0; c < W; c++)
+                    add_one(a[j], b[j], narrow_bits<BF16>(v, c));
             }
         }
     }
@@ -263,38 +530,38 @@ struct narrow_acc {
     __device__ void trip(const rl_trip &t)
     {
         /* invalid vectors are zeros already (rl_visit_array) */
-        bool all_in = true;
-#pragma unroll
-        for (int j = 0; j < RL_VECS; j++)
-#pragma unroll
-            for (int c = 0; c < W; c++)
-                all_in &= in_window(narrow_bits<BF16>(t.v[j], c) & 0x7fffffffu);
-        if (__all_sync(FULL_WARP, all_in)) {
-#pragma unroll
-            for (int j = 0; j < RL_VECS; j++)
-#pragma unroll
-                for (int c = 0; c < W; c++)
-                    f[j] += (double)__uint_as_float(narrow_bits<BF16>(t.v[j], c));
-        } else {
-            slow_trip(t);
-        }
+        unsigned mx = topA, mn = botA;
+        keys(t, mx, mn);
+        if (__all_sync(FULL_WARP, all_le(mx, topA) && all_ge(mn, botA)))
+            add_a(t);
+        else if (__all_sync(FULL_WARP, all_le(mx, topA) && all_ge(mn, botB)))
+            add_split(t);
+        else
+            slow_trip(t, mx, mn);
         if (++trips == FLUSH_TRIPS)
             flush();
     }
 
-    __device__ void scalars(uint64_t a, bool va, unsigned long long, uint64_t b,
+    __device__ void scalars(uint64_t a_, bool va, unsigned long long, uint64_t b_,
                             bool vb, unsigned long long)
     {
-        unsigned ua = BF16 ? (unsigned)a << 16 : (unsigned)a;
-        unsigned ub = BF16 ? (unsigned)b << 16 : (unsigned)b;
+        unsigned ua = BF16 ? (unsigned)a_ << 16 : (unsigned)a_;
+        unsigned ub = BF16 ? (unsigned)b_ << 16 : (unsigned)b_;
         if (va)
             sacc_add_elem(sacc, XACC_F32, ua, &special);
         if (vb)
             sacc_add_elem(sacc, XACC_F32, ub, &special);
     }
 
-    /* Ends the thread's work: everything into acc, at base q (-1: acc is 0). */
-    __device__ void finish() { flush(); }
+    /* Ends the thread's work: everything into acc, at base(). */
+    __device__ void finish()
+    {
+        if (wa)
+            flush();
+    }
+
+    /* The thread's sum, in units 2^(base() + EMIN): below 2^112. */
+    __device__ u160 total() const { return u160_of(acc); }
 };
 
 // ----------------------------------------------------------------------------
@@ -373,103 +640,166 @@ struct half_acc {
     }
 
     __device__ void finish() { flush(); }
+
+    __device__ int base() const { return q; }
+
+    __device__ u160 total() const { return u160_of(acc); }
 };
 
 // ----------------------------------------------------------------------------
 // f64: the integer window
 
+/* f64: integer arithmetic, fed by the FP64 pipe. A window of 64 binades
+ * [wlo, wlo + 64) (biased exponents, wlo >= 1). An element d in it (or a
+ * zero) scaled by 2^(1075 - wlo) (two exact power-of-two products, each
+ * factor in range) is an integer x, |x| < 2^116, in units 2^(wlo - 1 +
+ * EMIN). |x| = xh 2^64 + xl with xh = trunc(|x| 2^-64) < 2^52 and xl =
+ * |x| - xh 2^64 (one fused multiply-add) in [0, 2^64): both exact, since
+ * xl is made of |x|'s own significant bits, at most 53 of them (for a
+ * negative x, x - floor(x 2^-64) 2^64 would be 2^64 - |x|, which is not);
+ * each converts to a 64-bit integer exactly. The magnitude's words, all
+ * flipped for a negative d, add to a 160-bit two's complement
+ * accumulator, and the +1 that completes each negation is counted in
+ * nneg and folded in before the count can wrap. A thread adds at most
+ * 2^25 elements (2^30 a block), so |acc| < 2^141: no overflow. Subnormals
+ * and what lies outside the window go to sacc.
+ *
+ * Keys as narrow_acc's, from the high word with bit 0 set when the low
+ * word is not zero (a subnormal whose high word is zero is then not taken
+ * for a zero; a normal number's exponent is unchanged):
+ *     key = ((hi & 0x7fffffff) | min(lo, 1)) + 0x7fffffff. */
 struct wide_acc {
     static const int W = 2;
-    static const int BINADES = 32;
-    /* negatives are counted and folded in before the count can wrap */
-    static const int FOLD_TRIPS = 1 << 16;
+    static const int BINADES = 64;
+    static const int FOLD_TRIPS = 1 << 16; /* nneg grows by at most 8 a trip */
+    static const unsigned BIAS = 0x7fffffffu;
+    static const unsigned KEY_INF = 0x7ff00000u + BIAS;
 
-    u128 acc;          /* units 2^(q - 1074) */
+    u160 acc;          /* units 2^(base() + EMIN) */
     unsigned nneg;     /* the +1 of each negative's two's complement */
-    unsigned lo_hi;    /* window on the high word: (hb_hi - lo_hi) < span */
-    unsigned span;
-    int q;
+    unsigned top, bot; /* keys: the largest and the smallest in the window */
+    double s1, s2;     /* 2^(1075 - wlo) = s1 s2 */
+    int wlo;           /* 0 while no window is set */
     int trips;
     unsigned special;
     int64_t *sacc;
 
     __device__ void init(int64_t *s)
     {
-        acc = u128{0, 0, 0, 0};
+        acc = u160{0, 0, 0, 0, 0};
         nneg = 0;
-        lo_hi = 0;
-        span = 0;
-        q = -1;
+        s1 = s2 = 1.0;
+        top = 0;    /* below every key: the first trip sets the window */
+        bot = BIAS; /* the largest signed key */
+        wlo = 0;
         trips = 0;
         special = 0;
         sacc = s;
     }
 
+    __device__ int base() const { return wlo - 1; }
+
+    __device__ static unsigned key(unsigned lo, unsigned hi)
+    {
+        return ((hi & 0x7fffffffu) | min(lo, 1u)) + BIAS;
+    }
+
     __device__ void fold()
     {
-        u128 b = {nneg, 0, 0, 0};
-        u128_add(acc, b);
+        u160_add(acc, u160{nneg, 0, 0, 0, 0});
         nneg = 0;
         trips = 0;
     }
 
-    /* Whether an element is in the window: its exponent is, or it is zero.
-     * Subnormals never are (they take sacc). */
-    __device__ bool in_window(unsigned lo, unsigned hb_hi) const
-    {
-        return hb_hi - lo_hi < span || (hb_hi | lo) == 0;
-    }
-
-    /* Adds an in-window element: its significand shifted by e - wlo. */
+    /* Adds an element of the window, or a zero. */
     __device__ void add(unsigned lo, unsigned hi)
     {
-        unsigned hb = hi & 0x7fffffffu;
-        unsigned d = hb - lo_hi;
-        unsigned s = d >> 20; /* e - wlo, in [0, 31]; any value for zero */
-        /* 1.f for a normal number; 0 for zero (then every shift gives 0) */
-        unsigned mh = min(hb, 0x100000u) | (hb & 0xfffffu);
-        unsigned v0 = lo << (s & 31u);
-        unsigned v1 = __funnelshift_l(lo, mh, s);
-        unsigned v2 = __funnelshift_l(mh, 0u, s);
+        double x = fabs(__hiloint2double((int)hi, (int)lo)) * s1 * s2;
+        double xh = trunc(x * 0x1p-64);
+        double xl = fma(xh, -0x1p64, x);
+        unsigned long long h = __double2ull_rz(xh);
+        unsigned long long l = __double2ull_rz(xl);
         unsigned m = (unsigned)((int)hi >> 31); /* all ones if negative */
-        u128 x = {v0 ^ m, v1 ^ m, v2 ^ m, m};
-        u128_add(acc, x);
+        u160_add(acc, u160{(unsigned)l ^ m, (unsigned)(l >> 32) ^ m, (unsigned)h ^ m,
+                           (unsigned)(h >> 32) ^ m, m});
         nneg -= m; /* +1 per negative */
     }
 
-    __device__ void rebase(int et)
+    /* Sends the 160-bit sum to sacc and clears it. */
+    __device__ void spill()
     {
         fold();
-        if (q >= 0)
-            sacc_add_u128(sacc, acc, q);
-        acc = u128{0, 0, 0, 0};
-        int wlo = et - (BINADES - 1);
-        if (wlo < 1)
-            wlo = 1;
-        /* wlo <= 2046 - 31: the window never reaches the specials */
-        lo_hi = (unsigned)wlo << 20;
-        span = (unsigned)BINADES << 20;
-        q = wlo - 1;
+        if (wlo)
+            sacc_add_u160(sacc, acc, base());
+        acc = u160{0, 0, 0, 0, 0};
     }
 
-    __device__ void slow_trip(const rl_trip &t)
+    /* Moves the warp's window so that its top binade is et. */
+    __device__ void rebase(int et)
+    {
+        spill();
+        int w = et - (BINADES - 1);
+        if (w < 1)
+            w = 1;
+        /* et <= 2046: the window stays below the specials */
+        wlo = w;
+        top = ((unsigned)(w + BINADES) << 20) - 1 + BIAS;
+        bot = ((unsigned)w << 20) + BIAS;
+        int k = 1075 - w, k1 = k / 2; /* k in [-908, 1074]: halves in range */
+        s1 = pow2(k1);
+        s2 = pow2(k - k1);
+    }
+
+    __device__ static void keys(const rl_trip &t, unsigned &mx, unsigned &mn)
+    {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++) {
+            unsigned k0 = key(t.v[j].x, t.v[j].y), k1 = key(t.v[j].z, t.v[j].w);
+            mx = max(mx, max(k0, k1));
+            mn = (unsigned)min((int)mn, min((int)k0, (int)k1));
+        }
+    }
+
+    __device__ void add_all(const rl_trip &t)
+    {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++) {
+            add(t.v[j].x, t.v[j].y);
+            add(t.v[j].z, t.v[j].w);
+        }
+    }
+
+    /* The largest key of this thread's finite elements (0 if none). */
+    __device__ static unsigned finite_max(const rl_trip &t)
     {
         unsigned m = 0;
 #pragma unroll
         for (int j = 0; j < RL_VECS; j++) {
             uint4 v = t.reload(j);
-#pragma unroll
-            for (int c = 0; c < 2; c++) {
-                unsigned lo = c ? v.z : v.x, hb = (c ? v.w : v.y) & 0x7fffffffu;
-                if (hb < 0x7ff00000u && !in_window(lo, hb) && hb > m)
-                    m = hb;
-            }
+            unsigned k0 = key(v.x, v.y), k1 = key(v.z, v.w);
+            if (k0 < KEY_INF)
+                m = max(m, k0);
+            if (k1 < KEY_INF)
+                m = max(m, k1);
         }
-        unsigned M = __reduce_max_sync(FULL_WARP, m);
-        /* raise the window only for a normal number above it */
-        if (M >= 0x100000u && M >= lo_hi + span) {
-            int et = (int)(M >> 20) + 1;
+        return m;
+    }
+
+    /* The slow trip (warp-uniform): raise the window if a finite element is
+     * above it, then add the trip whole if it fits, else element by element. */
+    __device__ void slow_trip(const rl_trip &t, unsigned mx, unsigned mn)
+    {
+        unsigned hm = mx;
+        if (__any_sync(FULL_WARP, hm >= KEY_INF))
+            hm = finite_max(t);
+        unsigned M = __reduce_max_sync(FULL_WARP, hm);
+        if (M > top && M >= 0x100000u + BIAS) {
+            int et = (int)((M - BIAS) >> 20);
             rebase(et > 2046 ? 2046 : et);
+        }
+        if (__all_sync(FULL_WARP, mx <= top && (int)mn >= (int)bot)) {
+            add_all(t);
+            return;
         }
 #pragma unroll
         for (int j = 0; j < RL_VECS; j++) {
@@ -477,32 +807,24 @@ struct wide_acc {
 #pragma unroll 1
             for (int c = 0; c < 2; c++) {
                 unsigned lo = c ? v.z : v.x, hi = c ? v.w : v.y;
-                if (in_window(lo, hi & 0x7fffffffu))
+                unsigned k = key(lo, hi);
+                if (k == BIAS || (wlo && k <= top && (int)k >= (int)bot))
                     add(lo, hi);
                 else
-                    sacc_add_elem(sacc, XACC_F64, (uint64_t)hi << 32 | lo,
-                                  &special);
+                    sacc_add_elem(sacc, XACC_F64, (uint64_t)hi << 32 | lo, &special);
             }
         }
     }
 
     __device__ void trip(const rl_trip &t)
     {
-        bool all_in = true;
-#pragma unroll
-        for (int j = 0; j < RL_VECS; j++) {
-            all_in &= in_window(t.v[j].x, t.v[j].y & 0x7fffffffu);
-            all_in &= in_window(t.v[j].z, t.v[j].w & 0x7fffffffu);
-        }
-        if (__all_sync(FULL_WARP, all_in)) {
-#pragma unroll
-            for (int j = 0; j < RL_VECS; j++) {
-                add(t.v[j].x, t.v[j].y);
-                add(t.v[j].z, t.v[j].w);
-            }
-        } else {
-            slow_trip(t);
-        }
+        /* invalid vectors are zeros already (rl_visit_array) */
+        unsigned mx = top, mn = bot;
+        keys(t, mx, mn);
+        if (__all_sync(FULL_WARP, mx <= top && (int)mn >= (int)bot))
+            add_all(t);
+        else
+            slow_trip(t, mx, mn);
         if (++trips == FOLD_TRIPS)
             fold();
     }
@@ -517,6 +839,10 @@ struct wide_acc {
     }
 
     __device__ void finish() { fold(); }
+
+    /* The thread's sum, in units 2^(base() + EMIN): below 2^141, so a
+     * warp's is below 2^146. */
+    __device__ u160 total() const { return acc; }
 };
 
 // ----------------------------------------------------------------------------

@@ -5,25 +5,14 @@
  * defines: XACC_HD, XACC_NDIG_MAX, XACC_NDIG_F32, XACC_NDIG_F16, xacc_family, xacc_family_info,
  *          xacc_family_of, XACC_PINF, XACC_NINF, XACC_NAN, xacc_elem,
  *          xacc_decode, xacc_pieces, xacc_add_elem, xacc_carry_step,
- *          xacc_normalize, xacc_round, xacc_special_result
+ *          xacc_clz32, xacc_word, xacc_bits, xacc_any_below, xacc_round,
+ *          xacc_special_result
  *
- * Pure C99 used twice: by the GPU kernels (src/kernels/exact/, compiled by
- * nvcc, where XACC_HD makes every function __host__ __device__) and by the
- * CPU path (src/lib/reduce_cpu.c). The final rounding is this one function
- * on both, and the exact sum is the same number on both, so the CPU and GPU
- * results are the same bits by construction.
- *
- * The representation (docs/exact.md). Every finite value of a float format
- * is an integer multiple of its smallest subnormal 2^EMIN (2^-24 for f16,
- * 2^-149 for f32 and bf16, 2^-1074 for f64). A sum is held as
- *     S = sum_k d[k] * 2^(32k) * 2^EMIN,   k = 0 .. NDIG - 1,
- * with int64 "digits" d[k] in carry-save form: a digit may hold more than
- * 32 bits, and adding one signed piece of magnitude < 2^32 to a digit never
- * overflows it while it has taken fewer than 2^31 pieces. xacc_carry_step
- * brings every digit below 2^33 in one parallel step, xacc_normalize
- * brings them to [0, 2^32) with the sign in the top digit. NDIG leaves room
- * for |S| < 2^42 * 2^(largest finite) plus a top digit that no piece ever
- * touches, so carries never fall off the end.
+ * Pure C99 used twice: by the GPU kernels (src/kernels/exact/, where
+ * XACC_HD makes every function __host__ __device__) and by the CPU path
+ * (src/lib/reduce_cpu.c), so their results are the same bits. The
+ * representation (int64 carry-save digits in units of the format's
+ * smallest subnormal) and why nothing overflows: docs/exact.md.
  */
 #ifndef CURED_XACC_H
 #define CURED_XACC_H
@@ -166,44 +155,6 @@ XACC_HD void xacc_carry_step(int64_t *d, int ndig)
     d[ndig - 1] += carry;
 }
 
-/* Full normalisation of d[0..ndig): d[k] in [0, 2^32) for k < ndig - 1 and
- * the sign and the rest in d[ndig - 1] (0 or -1 for a sum in range). Digits
- * below `lo` must be zero already (they are skipped). Needs |d[k]| < 2^62.
- * Can't fail. */
-XACC_HD void xacc_normalize(int64_t *d, int lo, int ndig)
-{
-    int64_t carry = 0;
-    for (int k = lo; k < ndig - 1; k++) {
-        int64_t v = d[k] + carry;
-        d[k] = v & 0xffffffffll;
-        carry = v >> 32;
-    }
-    d[ndig - 1] += carry;
-}
-
-/* Bits [lo, lo + count) of the magnitude mag[0..nw) (32-bit words), count
- * <= 60, as an integer; bits past the end are 0. Can't fail. */
-XACC_HD uint64_t xacc_bits(const uint32_t *mag, int nw, int lo, int count)
-{
-    int k = lo >> 5, r = lo & 31;
-    uint64_t w0 = k < nw ? mag[k] : 0;
-    uint64_t w1 = k + 1 < nw ? mag[k + 1] : 0;
-    uint64_t w2 = k + 2 < nw ? mag[k + 2] : 0;
-    /* 96 bits from word k; shift right by r < 32 leaves >= 64 usable */
-    uint64_t v = (w0 >> r) | (w1 << (32 - r)) | (r ? w2 << (64 - r) : 0);
-    return v & (((uint64_t)1 << count) - 1);
-}
-
-/* Whether any bit of mag below bit `lo` is set. Can't fail. */
-XACC_HD int xacc_any_below(const uint32_t *mag, int nw, int lo)
-{
-    int k = lo >> 5, r = lo & 31;
-    for (int i = 0; i < k && i < nw; i++)
-        if (mag[i] != 0)
-            return 1;
-    return k < nw && r != 0 && (mag[k] & ((1u << r) - 1)) != 0;
-}
-
 /* The NaN or infinity that the special bits give, as the bits of an f32
  * (to_f64 == 0) or an f64: any NaN, or both infinities -> the quiet NaN;
  * +inf; -inf. Call only with special != 0. Can't fail. */
@@ -218,12 +169,54 @@ XACC_HD uint64_t xacc_special_result(unsigned special, int to_f64)
     return (special & XACC_NINF) ? inf | sign : inf;
 }
 
-/* The value of the normalised sum d[lo..ndig) (family f; digits below lo
- * zero) rounded once, to nearest with ties to even, to f32 (to_f64 == 0:
- * the bits in the low 32) or f64. Beyond the format's largest finite value
- * it gives +-inf; a zero sum gives +0. Can't fail. */
-XACC_HD uint64_t xacc_round(xacc_family f, const int64_t *d, int lo, int ndig,
-                            int to_f64)
+/* Leading zeros of a nonzero 32-bit word. */
+XACC_HD int xacc_clz32(uint32_t w)
+{
+#ifdef __CUDA_ARCH__
+    return __clz((int)w);
+#else
+    return __builtin_clz(w);
+#endif
+}
+
+/* Word k of the magnitude that xacc_round holds: d[lo..hi) as 32-bit
+ * words, c at word hi, zero elsewhere. */
+XACC_HD uint32_t xacc_word(const int64_t *d, int lo, int hi, uint32_t c, int k)
+{
+    return k == hi ? c : (k >= lo && k < hi) ? (uint32_t)d[k] : 0u;
+}
+
+/* Bits [b, b + count) of that magnitude, count <= 60, as an integer. */
+XACC_HD uint64_t xacc_bits(const int64_t *d, int lo, int hi, uint32_t c, int b,
+                           int count)
+{
+    int k = b >> 5, r = b & 31;
+    uint64_t w0 = xacc_word(d, lo, hi, c, k);
+    uint64_t w1 = xacc_word(d, lo, hi, c, k + 1);
+    uint64_t w2 = xacc_word(d, lo, hi, c, k + 2);
+    /* 96 bits from word k; shift right by r < 32 leaves >= 64 usable */
+    uint64_t v = (w0 >> r) | (w1 << (32 - r)) | (r ? w2 << (64 - r) : 0);
+    return v & (((uint64_t)1 << count) - 1);
+}
+
+/* Whether any bit of that magnitude below bit b is set. */
+XACC_HD int xacc_any_below(const int64_t *d, int lo, int hi, uint32_t c, int b)
+{
+    int k = b >> 5, r = b & 31;
+    for (int i = lo; i < k && i <= hi; i++)
+        if (xacc_word(d, lo, hi, c, i) != 0)
+            return 1;
+    return r != 0 && (xacc_word(d, lo, hi, c, k) & ((1u << r) - 1)) != 0;
+}
+
+/* The sum d[lo..hi) (family f, carry-save digits with |d[k]| < 2^62, every
+ * other digit zero) rounded once, to nearest with ties to even, to f32
+ * (to_f64 == 0: the bits in the low 32) or f64. Beyond the format's
+ * largest finite value it gives +-inf; a zero sum gives +0. Works in place:
+ * d[lo..hi) is left holding the magnitude's words. O(hi - lo) steps and no
+ * array of its own, so the GPU's one thread that rounds stays short.
+ * Can't fail. */
+XACC_HD uint64_t xacc_round(xacc_family f, int64_t *d, int lo, int hi, int to_f64)
 {
     int emin = xacc_family_of(f).emin;
     int p = to_f64 ? 53 : 24;           /* significand bits */
@@ -233,28 +226,34 @@ XACC_HD uint64_t xacc_round(xacc_family f, const int64_t *d, int lo, int ndig,
     uint64_t sign_bit = to_f64 ? 0x8000000000000000ull : 0x80000000ull;
     uint64_t inf = to_f64 ? 0x7ff0000000000000ull : 0x7f800000ull;
 
-    /* The magnitude as 32-bit words (two's complement negated if needed). */
-    uint32_t mag[XACC_NDIG_MAX];
-    int neg = d[ndig - 1] < 0;
-    uint64_t borrow = 1;
-    for (int k = 0; k < ndig; k++) {
-        uint32_t w = k < lo ? 0u : (uint32_t)d[k];
-        if (neg) {
-            uint64_t t = (uint64_t)(uint32_t)~w + borrow;
-            w = (uint32_t)t;
+    /* Normalise: d[k] in [0, 2^32), c the rest (|c| < 2^31: the top
+     * digit's carry). S = sum d[k] 2^(32k) + c 2^(32 hi). */
+    int64_t c = 0;
+    for (int k = lo; k < hi; k++) {
+        int64_t v = d[k] + c;
+        d[k] = v & 0xffffffffll;
+        c = v >> 32;
+    }
+    /* A negative S is c < 0: take -S = ~S + 1 (the +1 enters at lo, the
+     * words below lo being zero), so c becomes a word in [0, 2^31]. */
+    int neg = c < 0;
+    if (neg) {
+        uint64_t borrow = 1;
+        for (int k = lo; k < hi; k++) {
+            uint64_t t = (uint64_t)(uint32_t)~(uint32_t)d[k] + borrow;
+            d[k] = (int64_t)(t & 0xffffffffu);
             borrow = t >> 32;
         }
-        mag[k] = w;
+        c = ~c + (int64_t)borrow;
     }
-    int top = ndig - 1;
-    while (top >= 0 && mag[top] == 0)
+    uint32_t cw = (uint32_t)c;
+    int top = hi;
+    while (top >= lo && xacc_word(d, lo, hi, cw, top) == 0)
         top--;
-    if (top < 0)
+    if (top < lo)
         return 0; /* +0 */
-    int h = 31; /* the highest set bit, counted from bit 0 of mag */
-    while (!(mag[top] >> h & 1u))
-        h--;
-    h += 32 * top;
+    /* the highest set bit, counted from bit 0 of word 0 */
+    int h = 32 * top + 31 - xacc_clz32(xacc_word(d, lo, hi, cw, top));
 
     int e = h + emin; /* the exponent of the leading bit */
     uint64_t bits;
@@ -263,14 +262,14 @@ XACC_HD uint64_t xacc_round(xacc_family f, const int64_t *d, int lo, int ndig,
     } else {
         int subnormal = e < emin_norm;
         int qexp = subnormal ? emin_norm - (p - 1) : e - (p - 1);
-        int s = qexp - emin; /* low bits of mag that fall below the result */
+        int s = qexp - emin; /* low bits of the magnitude below the result */
         uint64_t sig;
         if (s <= 0) {
-            sig = xacc_bits(mag, ndig, 0, h + 1) << -s;
+            sig = xacc_bits(d, lo, hi, cw, 0, h + 1) << -s;
         } else {
-            sig = xacc_bits(mag, ndig, s, h - s + 1);
-            int round = (int)xacc_bits(mag, ndig, s - 1, 1);
-            int sticky = xacc_any_below(mag, ndig, s - 1);
+            sig = xacc_bits(d, lo, hi, cw, s, h - s + 1);
+            int round = (int)xacc_bits(d, lo, hi, cw, s - 1, 1);
+            int sticky = xacc_any_below(d, lo, hi, cw, s - 1);
             if (round && (sticky || (sig & 1)))
                 sig++;
         }

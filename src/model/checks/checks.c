@@ -8,7 +8,8 @@
  * The checks' files, top down: checks.c (the observer) -> checks_shared.c
  * (the shared-memory shadow) and checks_global.c (the global init shadow)
  * -> checks_report.c (naming threads and instructions, making findings);
- * checks_impl.h is the state they share, checks.h says what is checked.
+ * checks_impl.h is the state they share; docs/counting.md ("The checks")
+ * says what is checked.
  */
 #include "checks_impl.h"
 #include "ptx.h"

@@ -1,40 +1,15 @@
 /* exec_internal.h - the interpreter's state, and what its files offer each
- * other. The files, top down (a file calls only files below it):
- *   exec.c          cured_model_run: launch checks, layout, the block loop
- *   exec_step.c     the step loop: guard, events, dispatch to a family;
- *                   bra (inline there: loops run it at every trip)
- *   exec_control.c  call, ret, exit, bar (block barriers)
- *   exec_warp.c     shfl, vote, match, redux, activemask, bar.warp.sync
- *   exec_mem.c      ld, st, atom, red, cvta
- *   exec_alu.c      integer, logic, compare, mov (-> exec_bits.c: shifts,
- *                   bit fields, permutes, dot products)
- *   exec_float.c    float arithmetic; exec_cvt.c cvt (both -> exec_fp.c:
- *                   float formats and rounding)
- *   exec_wait.c     barrier release, warp-sync waits, deadlock reports
- *   exec_operand.c  operands that are not plain registers, compare results
- *   exec_report.c   observer events, findings, the text in messages
- *   memory.c, findings.c   the public memory and findings lists
- * exec_sched.h (the warp's groups, inline) and this header are read by
- * all. docs/interpreter.md is the overview.
+ * other. Not part of the model's interface: nothing outside
+ * src/model/exec*.c includes this.
  *
  * defines: exec_launch, exec_block, exec_warp, exec_fn, EXEC_LANES,
  *          exec_key/exec_key_*, exec_src, exec_dst, the generic windows
- *          EXEC_SHARED_BASE ..., and the declarations of the files above
+ *          EXEC_SHARED_BASE ..., and the declarations of the interpreter's
+ *          files
  *
- * Not part of the model's interface: nothing outside src/model/exec*.c
- * includes this.
- *
- * Registers live per warp, per function, lane-inner: regs[slot * 32 + lane],
- * one uint64_t per lane whatever the register's type. A value is kept
- * canonical: zero-extended from the width the writing instruction's type
- * has (ld of a signed narrow type sign-extends to the register's width),
- * predicates are 0 or 1. Every reader truncates to its own type.
- *
- * Scheduling key of a lane: (0xFFFF - call depth) << 48 | function << 32 |
- * pc. Each step a warp issues the instruction at the smallest key among its
- * runnable lanes, for exactly the lanes holding that key (min-PC
- * reconvergence; deeper frames first, so a callee runs before its caller's
- * other lanes move on).
+ * docs/interpreter.md has the files top down (a file calls only files
+ * below it) and, under "State", the conventions every file keeps: how
+ * registers are laid out and kept canonical, and a lane's scheduling key.
  */
 #ifndef CURED_MODEL_EXEC_INTERNAL_H
 #define CURED_MODEL_EXEC_INTERNAL_H

@@ -6,20 +6,10 @@
  * defines: exec_sched_select, exec_sched_repark, exec_sched_park,
  *          exec_sched_next, exec_sched_check, exec_sched_set_fn
  *
- * Reconvergence by min-PC: every lane has its own key (call depth,
- * function, pc; exec_internal.h). Each step the warp issues the
- * instruction at the smallest key among its runnable lanes, for exactly
- * the lanes at that key. After a divergent branch the side with the
- * smaller pc runs first; the other side waits, and the two merge when the
- * first reaches the other's pc. For the structured code nvcc emits that is
- * the join point of an if/else and the exit of a loop with per-lane trip
- * counts; code laid out out of order (a block placed after the join and
- * branching back) reconverges later than a GPU would, which changes
- * counts, not results. Deeper call frames run first.
- *
  * The current group is kept apart from the parked lanes so that the common
  * case, a converged warp, costs one compare per instruction. All of it is
- * inline: the step loop runs it at every instruction.
+ * inline: the step loop runs it at every instruction. How min-PC
+ * reconvergence behaves: docs/interpreter.md, "Execution".
  */
 #ifndef CURED_MODEL_EXEC_SCHED_H
 #define CURED_MODEL_EXEC_SCHED_H

@@ -1,6 +1,6 @@
 /* sass_match.c - the matcher: pairs PTX memory instructions with their
  * SASS twins by line, turns what ptxas made of them into facts (the rules
- * are in sass_match.h), then has sass_skip.c find the removed branches.
+ * are in docs/counting.md), then has sass_skip.c find the removed branches.
  *
  * defines: cured_model_sass_match
  *

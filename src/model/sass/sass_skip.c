@@ -1,6 +1,6 @@
 /* sass_skip.c - the branches ptxas removed (if-conversion) and what a warp
- * that jumps over one still issues: the skip lists of counters.h's rule
- * (2), built as sass_match.h says.
+ * that jumps over one still issues: the skip lists of rule (2), built as
+ * docs/counting.md says ("Removed branches and their skip lists").
  *
  * defines: match_skip_lists
  */

@@ -1,5 +1,5 @@
 /* bank.c - shared-memory wavefronts and bank conflicts, global sectors, for
- * one warp-level access (the rules are in bank.h).
+ * one warp-level access (the rules are in docs/counting.md).
  *
  * defines: bank_shared_cost_of, bank_conflict_degree, bank_global_sectors
  */

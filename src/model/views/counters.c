@@ -1,5 +1,6 @@
 /* counters.c - the hardware view as a model observer: per-instruction counts
- * named as Nsight Compute names them (the conventions are in counters.h).
+ * named as Nsight Compute names them (the conventions are in
+ * docs/counting.md).
  *
  * defines: cured_model_counter_describe, cured_model_counters_new, cured_model_counters_free,
  *          cured_model_counters_reset, cured_model_counters_observer,
@@ -380,7 +381,8 @@ int cured_model_counters_lines(const cured_model_counters *c, int function,
     for (int pc = 0; pc < fn->ncode; pc++) {
         const uint64_t *r = v + (size_t)pc * CURED_MODEL_CTR_COUNT;
         int used = 0;      /* counted anything, even with no PTX
-                              instruction issued (rule (2) of counters.h) */
+                              instruction issued (docs/counting.md,
+                              "Predicated SASS", rule (2)) */
         for (int k = 0; k < CURED_MODEL_CTR_COUNT && !used; k++)
             used = r[k] != 0;
         if (!used)

@@ -66,8 +66,8 @@ static inline void counters_add(cured_model_counters *c, uint64_t *row,
         row[id] += n;
 }
 
-/* Rule (1) of counters.h: e issued a memory instruction with no lane whose
- * guard holds; counts its SASS pieces when its fact says predicated (c
+/* Rule (1) of docs/counting.md, "Predicated SASS": e issued a memory
+ * instruction with no lane whose guard holds; counts its SASS pieces when its fact says predicated (c
  * must use SASS facts). */
 void counters_issue_idle(cured_model_counters *c, const cured_model_event *e);
 

@@ -1,7 +1,7 @@
 /* counters_sass.c - the counters and the SASS: which facts table they
  * follow (sass_facts.h: per PTX memory instruction the pieces ptxas made
  * of it, per removed branch its skip list), and the two rules that count
- * predicated SASS (counters.h).
+ * predicated SASS (docs/counting.md, "Predicated SASS").
  *
  * defines: cured_model_counters_use_sass, cured_model_counters_sass_label,
  *          counters_issue_idle, counters_issue_skipped

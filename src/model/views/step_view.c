@@ -1,6 +1,6 @@
 /* step_view.c - the step view as a model observer: counted shared
  * accesses and barriers, barrier intervals and tree steps (the rules are in
- * step_view.h; register purity is step_view_taint.c's, the words a thread
+ * docs/counting.md, "The step view"; register purity is step_view_taint.c's, the words a thread
  * read step_view_words.c's).
  *
  * defines: cured_model_step_view_new, cured_model_step_view_free, cured_model_step_view_reset,

@@ -1,8 +1,8 @@
 /* step_view_impl.h - the seed view's internal state, shared by
  * step_view.c (the observer: counts, intervals, steps), step_view_taint.c
- * (rules 1 and 3: per-thread register purity and shared-load origins) and
- * step_view_words.c (the words each thread read in an interval). Not an
- * API: only step_view*.c include it.
+ * (rules 1 and 3 of docs/counting.md, "The step view": per-thread register
+ * purity and shared-load origins) and step_view_words.c (the words each
+ * thread read in an interval). Not an API: only step_view*.c include it.
  *
  * The step view's files, top down: step_view_report.c (the table, JSON,
  * through step_view.h) -> step_view.c (the observer) -> step_view_taint.c

@@ -1,6 +1,7 @@
 /* step_view_taint.c - the seed view's per-thread register state: whether
- * each register holds pure input (rule 1 of step_view.h) and which shared
- * load its value came from (rule 3), per function of the module.
+ * each register holds pure input (the step view's rule 1, docs/counting.md)
+ * and which shared load its value came from (rule 3), per function of the
+ * module.
  *
  * defines: step_taint_of, step_taint_reset, step_operand_regs,
  *          step_sources_pure, step_set_dsts, step_space_pure,

@@ -1,6 +1,6 @@
 /* step_view_words.c - the words one thread read in the current barrier
- * interval (rule 5 of step_view.h: a thread that writes a word it read is
- * adding): an open-addressing set of word + 1 (0 = empty), emptied lazily
+ * interval (the step view's rule 5, docs/counting.md: a thread that writes
+ * a word it read is adding): an open-addressing set of word + 1 (0 = empty), emptied lazily
  * when the epoch moves on.
  *
  * defines: step_words_add, step_words_contains

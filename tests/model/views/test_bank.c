@@ -1,5 +1,6 @@
 /* test_bank.c - shared-memory wavefronts and bank conflicts, global sectors,
- * on hand-made lane address sets (bank.h's rules; no interpreter).
+ * on hand-made lane address sets (the rules of docs/counting.md; no
+ * interpreter).
  *
  * Each expectation is derived in its comment: word w is in bank w % 32, a
  * phase is the whole warp for 4-byte accesses, a half-warp for 8, a

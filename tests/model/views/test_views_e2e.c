@@ -125,7 +125,8 @@ static void expect_row(const run *r, const char *label, const char *expected)
 
 /* ------------------------------------------------------ the seed table */
 
-/* The page's table, all four rows, from execution (step_view.h's rules). */
+/* The page's table, all four rows, from execution (the step view's rules,
+ * docs/counting.md). */
 static void test_lesson_table(void **state)
 {
     (void)state;

@@ -17,7 +17,7 @@
  *    predicated accesses a warp that jumps over the branch still issues;
  *  - the label of where the SASS came from ("catalogue.sass, nvdisasm
  *    -gp"), for the reports.
- * What the counters do with them is in counters.h ("Predicated SASS").
+ * What the counters do with them is in docs/counting.md ("Predicated SASS").
  * Every lookup checks its function and pc; none allocates or fails.
  */
 #ifndef CURED_MODEL_SASS_FACTS_H

@@ -16,32 +16,8 @@
  * table serves every entry of its module, so counters that count several
  * kernels of it (a whole launch plan) follow the SASS of each.
  *
- * Matching. Each SASS instruction carries a line (sass.h). With
- * `nvdisasm -gp` it is the PTX line it came from: the match is exact, one
- * PTX instruction per line. With `-g`/`-gi` it is a source line, shared by
- * several PTX instructions: on each line, loads, stores and atomics of each
- * state space are paired in order when the counts agree, and a line whose
- * SASS accesses all look alike (one width, all or none predicated) gives
- * that to each of its PTX accesses; anything else is a note, not a guess.
- * What a PTX memory instruction becomes (cured_model_sass_fact):
- *  - its SASS twins are the loads/stores/atomics on its line; copies of one
- *    width equal to the PTX access (ptxas duplicates code for converged and
- *    divergent warps) are one piece;
- *  - twins wider than the PTX access: a merge, this instruction carries it;
- *  - no twin, and a neighbour of the same kind on the same address register
- *    carries a piece that covers this one's bytes: folded (counts nothing);
- *  - twins narrower than the access: a split, or a vector load with unused
- *    components (ld.global.v4.f32 of which two are used: two LDG.E); the
- *    pieces' offsets come from the SASS address immediates;
- *  - predicated when every twin carries a guard predicate; a RED twin makes
- *    an atom a reduction.
- * A PTX branch with no SASS jump on its line (BRA, EXIT, ...) was removed:
- * if-conversion. Its skip list (counters.h, rule (2)) is built by walking
- * the PTX from the branch to its target: predicated accesses whose SASS
- * lies in the same SASS straight-line stretch as the SASS of the branch's
- * own basic block (the instructions just before it), through nested
- * removed branches, up to the first thing a warp would not reach without a
- * jump.
+ * How lines are paired, what a fact says and how a removed branch's skip
+ * list is built: docs/counting.md, "Matching SASS to PTX".
  */
 #ifndef CURED_MODEL_SASS_MATCH_H
 #define CURED_MODEL_SASS_MATCH_H
@@ -90,7 +66,8 @@ int cured_model_sass_facts_set(cured_model_sass_facts *f, int function, int pc,
 
 /* Gives the branch at (function, pc) its skip list: the pcs of memory
  * instructions that count one instruction per piece for every warp that
- * jumps over them with all its active lanes (counters.h, rule (2)); n == 0
+ * jumps over them with all its active lanes (docs/counting.md, "Predicated
+ * SASS", rule (2)); n == 0
  * removes it. The pcs must be in the function. Returns 0, or -1 for a bad
  * function, pc or list, or out of host memory. */
 int cured_model_sass_facts_set_skips(cured_model_sass_facts *f, int function, int pc,

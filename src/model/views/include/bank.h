@@ -6,22 +6,10 @@
  *          bank_shared_cost (type), bank_shared_cost_of,
  *          bank_conflict_degree, bank_global_sectors
  *
- * Shared memory (the rules Nsight Compute's wavefront counters follow on
- * sm_70 and later, as far as the documentation and the usual microbenchmarks
- * say): 32 banks of 4 bytes; word w lives in bank w % 32. A warp access is
- * split into phases: all 32 lanes for accesses of 4 bytes or less, each
- * half-warp for 8 bytes, each quarter-warp for 16 bytes (a phase moves at
- * most 128 bytes). In a phase, lanes that touch the same 32-bit word are
- * served together (broadcast on loads; on stores one write wins), and the
- * phase costs as many wavefronts as the largest number of DIFFERENT words
- * any one bank is asked for. 8- and 16-bit accesses count by the word that
- * holds them. The ideal is one wavefront per phase that has an active lane;
- * bank conflicts are the wavefronts beyond the ideal (what
- * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum counts).
- *
- * Global memory: a warp access touches the distinct 32-byte sectors that
- * the active lanes' byte ranges [addr, addr + size) cover
- * (l1tex__t_sectors_pipe_lsu_mem_global_op_*.sum).
+ * The rules (32 banks of 4 bytes, phases, the wavefronts a phase costs,
+ * sectors) are Nsight Compute's as far as they are known: docs/counting.md,
+ * "Shared memory: wavefronts and bank conflicts" and "Global memory:
+ * sectors".
  */
 #ifndef CURED_MODEL_BANK_H
 #define CURED_MODEL_BANK_H

@@ -20,56 +20,10 @@
  * totals, the rows, or print them; cured_model_counters_free(c). Several launches
  * add up until cured_model_counters_reset.
  *
- * PTX, and SASS where it is known. The model runs the PTX nvcc emits, so
- * smsp__inst_executed.sum here is "PTX warp instructions issued", which
- * differs from what ncu reports for the SASS ptxas makes (ptxas adds
- * address arithmetic and control instructions, removes others, unrolls,
- * predicates short branches). The memory counters follow the SASS when
- * the matcher (sass_match.h) has said, per PTX memory instruction, what
- * ptxas made of it (a fact, sass_facts.h, that the counters read once
- * given the table: cured_model_counters_use_sass): how many SASS instructions
- * of which widths (a merge: two ld.shared.f32 into one LDS.64; a split;
- * an ld.global.v4 of which two components are used: two LDG.E), whether
- * they carry a guard predicate, and which branches ptxas removed. Without
- * that, counts are PTX-level: memory instructions mostly map one to one.
- *
- * Predicated SASS (the rule that makes instruction counts SASS-level).
- * ncu counts smsp__inst_executed_op_* per warp that ISSUES a SASS
- * instruction, also when its guard is false in every lane; requests,
- * wavefronts and sectors count only lanes that access memory. ptxas
- * if-converts short branches: `if (tid < s) sdata[tid] += sdata[tid + s];`
- * is a PTX branch around two ld.shared and a st.shared, and in SASS three
- * predicated instructions (@!P1 LDS, @!P1 LDS, @!P1 STS) that every warp
- * reaching the loop step issues. So, for a PTX memory instruction whose
- * SASS fact says `predicated`:
- *  (1) a warp that executes it with no lane whose guard holds (a guarded
- *      PTX instruction) counts one instruction per SASS piece, nothing else;
- *  (2) a warp that jumps over it by a branch ptxas removed counts one
- *      instruction per piece too: when a branch at pc b is taken by every
- *      active lane of a warp (a conditional one, as the branch observer
- *      reports it, or an unconditional one, always), each pc in b's skip
- *      list (sass_facts.h) counts once for that warp.
- * The matcher builds a removed branch's skip list by walking the PTX from
- * b + 1 to the target: predicated memory instructions whose SASS sits in
- * the straight-line stretch of the SASS that the branch's own block falls
- * into; through nested removed branches (their bodies are predicated too);
- * stopping at anything a warp would not reach without a jump (a branch
- * ptxas kept, a call, a return, a barrier, an unpredicated access). A
- * backward branch skips nothing, so loops need no special case: each trip
- * is one pass of the walk's region. Wavefronts, conflicts, requests and
- * sectors of such warps stay 0.
- *
- * The conventions (bank rules in bank.h):
- *  - a memory instruction counts once per access event (model.h: one per
- *    state space its lanes resolve to) that has a lane accessing memory
- *    (once per SASS piece when the SASS is known); a warp whose lanes are
- *    all predicated off counts in smsp__inst_executed, and in the op_*
- *    instruction counters only by the rules above;
- *  - one request per global warp instruction (per piece when split);
- *  - divergent branches: one per conditional branch a warp executes whose
- *    active lanes do not all go the same way (0 < taken < active);
- *  - barriers, shuffles and votes are warp-level instruction counts, as
- *    ncu's instruction statistics list them by SASS opcode (BAR, SHFL, VOTE).
+ * Counts are per PTX instruction; memory instructions count as the SASS
+ * issues them once given the matcher's facts (cured_model_counters_use_sass).
+ * The rules are in docs/counting.md: "PTX and SASS", "Predicated SASS"
+ * (rules (1) and (2)), "The counters' conventions".
  */
 #ifndef CURED_MODEL_COUNTERS_H
 #define CURED_MODEL_COUNTERS_H

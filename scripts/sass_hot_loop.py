@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""sass_hot_loop.py - instructions per element in a kernel's hot loop, read
+from its SASS.
+
+    scripts/sass_hot_loop.py FILE --kernel SUBSTRING --elems N
+                             [--must REGEX:COUNT ...] [--show]
+
+FILE is a cubin (disassembled with nvdisasm, found on PATH, in
+/usr/local/cuda/bin or in the nvidia-cuda-nvdisasm wheel) or the text
+nvdisasm -c wrote. The function whose name contains SUBSTRING is cut into
+basic blocks; the hot loop is the first natural loop (of a back edge, by
+its header's address) that issues 16-byte global loads (LDG.E.128): the
+load layer's main loop.
+One trip of the common case is taken to be the shortest cycle through the
+loop's header that executes at least COUNT instructions matching each
+--must REGEX (e.g. 'F2F.F64:16' for the f32 fast path: sixteen
+conversions), so rare branches (the slow path, the every-N-trips flush)
+are left out. Prints that cycle's instruction count, the count per element
+(N elements per thread per trip), its mix by opcode, and the loop's blocks
+that the cycle skips, with their sizes (the flush's cost is its size over
+its period). Exits 1 when the kernel, the loop or such a cycle is missing.
+"""
+import argparse
+import collections
+import glob
+import heapq
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
+LABEL = re.compile(r"^(\.L_x_\d+):")
+TARGET = re.compile(r"`\((\.L_x_\d+)\)")
+FUNC = re.compile(r"^\.text\.(\S+):")
+
+
+def find_nvdisasm():
+    """The nvdisasm binary, or None."""
+    found = shutil.which("nvdisasm")
+    if found:
+        return found
+    if os.access("/usr/local/cuda/bin/nvdisasm", os.X_OK):
+        return "/usr/local/cuda/bin/nvdisasm"
+    for p in sys.path:
+        hits = glob.glob(os.path.join(p, "nvidia", "*", "bin", "nvdisasm"))
+        if hits:
+            return hits[0]
+    return None
+
+
+def read_sass(path):
+    """The disassembly text of a cubin, or the file itself if it is text."""
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head != b"\x7fELF":
+        with open(path) as f:
+            return f.read()
+    tool = find_nvdisasm()
+    if tool is None:
+        sys.exit("sass_hot_loop: no nvdisasm (pip install nvidia-cuda-nvdisasm)")
+    return subprocess.run([tool, "-c", path], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def function_lines(text, substring):
+    """(name, lines) of the first function whose name holds substring."""
+    name, lines = None, []
+    for line in text.splitlines():
+        m = FUNC.match(line)
+        if m:
+            if name is not None:
+                break
+            if substring in m.group(1):
+                name = m.group(1)
+            continue
+        if name is not None:
+            lines.append(line)
+    return name, lines
+
+
+def basic_blocks(lines):
+    """Blocks as dicts: start address, instructions, successors (indexes)."""
+    instrs, labels_at = [], {}
+    pending = []
+    for line in lines:
+        m = LABEL.match(line)
+        if m:
+            pending.append(m.group(1))
+            continue
+        m = INSTR.match(line)
+        if m:
+            for lab in pending:
+                labels_at[lab] = len(instrs)
+            pending = []
+            instrs.append((int(m.group(1), 16), m.group(2)))
+    leaders = {0}
+    for i, (_, text) in enumerate(instrs):
+        op = opcode(text)
+        if op.startswith("BRA") or op in ("EXIT", "RET"):
+            leaders.add(i + 1)
+    for lab, i in labels_at.items():
+        leaders.add(i)
+    starts = sorted(x for x in leaders if x < len(instrs))
+    index_of = {s: k for k, s in enumerate(starts)}
+    blocks = []
+    for k, s in enumerate(starts):
+        e = starts[k + 1] if k + 1 < len(starts) else len(instrs)
+        body = instrs[s:e]
+        succ = []
+        last = body[-1][1]
+        op = opcode(last)
+        predicated = last.startswith("@")
+        t = TARGET.search(last)
+        if op.startswith("BRA") and t and t.group(1) in labels_at:
+            succ.append(index_of[labels_at[t.group(1)]])
+            if (predicated or op == "BRA.DIV") and e < len(instrs):
+                succ.append(index_of[e])
+        elif op in ("EXIT", "RET") and not predicated:
+            pass
+        elif e < len(instrs):
+            succ.append(index_of[e])
+        blocks.append({"start": body[0][0], "instrs": body, "succ": succ})
+    return blocks
+
+
+def opcode(text):
+    """The opcode of an instruction's text, without its predicate."""
+    words = text.split()
+    if words and words[0].startswith("@"):
+        words = words[1:]
+    return words[0] if words else ""
+
+
+def natural_loop(blocks, header, latch):
+    """Blocks that reach the latch without passing through the header."""
+    preds = collections.defaultdict(list)
+    for i, b in enumerate(blocks):
+        for s in b["succ"]:
+            preds[s].append(i)
+    body, stack = {header, latch}, [latch]
+    while stack:
+        n = stack.pop()
+        for p in preds[n]:
+            if p not in body:
+                body.add(p)
+                stack.append(p)
+    return body
+
+
+def hot_loop(blocks):
+    """(header, body) of the first loop (by the header's address) that
+    holds 16-byte global loads (LDG.E.128): the load layer's main loop,
+    which every trip runs through first; or None."""
+    best = None
+    for i, b in enumerate(blocks):
+        for s in b["succ"]:
+            if blocks[s]["start"] <= b["start"]:
+                body = natural_loop(blocks, s, i)
+                loads = sum(1 for k in body for _, t in blocks[k]["instrs"]
+                            if "LDG.E.128" in t)
+                if loads == 0:
+                    continue
+                key = (-blocks[s]["start"], len(body))
+                if best is None or key > best[0]:
+                    best = (key, s, body)
+    return None if best is None else (best[1], best[2])
+
+
+def shortest_cycle(blocks, header, body, musts):
+    """The cheapest cycle header -> header (inside body) executing at least
+    each must's count of matching instructions: a list of block indexes."""
+    def counts(k):
+        return tuple(sum(1 for _, t in blocks[k]["instrs"] if rx.search(t))
+                     for rx, _ in musts)
+
+    caps = tuple(c for _, c in musts)
+    per_block = {k: counts(k) for k in body}
+
+    def add(have, k):
+        return tuple(min(h + c, cap) for h, c, cap in zip(have, per_block[k], caps))
+
+    start = (len(blocks[header]["instrs"]), header, add((0,) * len(musts), header))
+    heap = [(start[0], header, start[2], (header,))]
+    seen = set()
+    while heap:
+        cost, node, have, path = heapq.heappop(heap)
+        if (node, have) in seen:
+            continue
+        seen.add((node, have))
+        for s in blocks[node]["succ"]:
+            if s not in body:
+                continue
+            if s == header:
+                if have == caps:
+                    return list(path)
+                continue
+            nh = add(have, s)
+            heapq.heappush(heap, (cost + len(blocks[s]["instrs"]), s, nh, path + (s,)))
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("file")
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--elems", type=int, required=True,
+                    help="elements per thread per trip of the loop")
+    ap.add_argument("--must", action="append", default=[],
+                    help="REGEX:COUNT the common trip must execute")
+    ap.add_argument("--show", action="store_true", help="print the cycle's code")
+    args = ap.parse_args()
+    musts = []
+    for m in args.must:
+        rx, _, count = m.rpartition(":")
+        musts.append((re.compile(rx), int(count)))
+    name, lines = function_lines(read_sass(args.file), args.kernel)
+    if name is None:
+        sys.exit(f"sass_hot_loop: no function matching '{args.kernel}'")
+    blocks = basic_blocks(lines)
+    found = hot_loop(blocks)
+    if found is None:
+        sys.exit(f"sass_hot_loop: {name}: no loop")
+    header, body = found
+    cycle = shortest_cycle(blocks, header, body, musts)
+    if cycle is None:
+        sys.exit(f"sass_hot_loop: {name}: no cycle meets the --must counts")
+    total = sum(len(blocks[k]["instrs"]) for k in cycle)
+    mix = collections.Counter(opcode(t).split(".")[0] for k in cycle
+                              for _, t in blocks[k]["instrs"])
+    print(f"{name}")
+    print(f"  hot loop: {len(body)} blocks, header at {blocks[header]['start']:#06x}")
+    print(f"  common trip: {total} instructions, {args.elems} elements: "
+          f"{total / args.elems:.2f} per element")
+    print("  mix: " + ", ".join(f"{op} {n}" for op, n in mix.most_common()))
+    skipped = sorted(k for k in body if k not in cycle)
+    if skipped:
+        print("  blocks of the loop off that trip (start: size): " +
+              ", ".join(f"{blocks[k]['start']:#06x}: {len(blocks[k]['instrs'])}"
+                        for k in skipped))
+    if args.show:
+        for k in cycle:
+            for addr, t in blocks[k]["instrs"]:
+                print(f"    {addr:#06x}  {t}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

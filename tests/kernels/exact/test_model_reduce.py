@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""test_model_reduce.py - cured_reduce's GPU kernels, run in the model on the
+CPU, give the CPU path's bits.
+
+    test_model_reduce.py --cured build/cured --ptx model_entries.ptx --dir DIR
+
+For each case: writes an input (a data kind below, seeded), launches one
+entry of model_entries.ptx in `cured model` with a given grid and block
+(forced, as the GPU tests force them: one block of 32 threads with many
+trips per thread, several blocks, 4096 blocks), the input misaligned by a
+few elements or not, the F64 flag or not, and compares the result's bits
+with `cured sum --device cpu` on the same elements, whose exactness CI
+checks against an independent reference (tests/lib/test_reduce_cpu.c). It
+also checks that the model found nothing (no out-of-bounds access, race or
+uninitialised read) and that the kernel left the workspace's state zero
+(the next call depends on it). Prints one line per case; exits 1 on any
+mismatch, 2 when a tool fails.
+
+Data kinds (f32 bits; bf16 takes their top half):
+  std       uniform in [-0.5, 0.5): what real data looks like
+  spreadW   exponents uniform over the W binades below 1.0, random signs
+            (W = 24: one window; 48: both; 60: past both, the slow path)
+  zeros     60 % zeros, the rest in a few binades
+  wide      exponents anywhere below 2^73, signs random: rebases and sacc
+  cancel    pairs x, -x of random size, a small one now and then
+  sub       subnormals and tiny numbers with a few normal ones
+  grow      exponents rising along the array: many rebases, then inf
+  special   an infinity among normal numbers
+  pos1      positive, one binade: long sums at the window's top
+  edgeW     the first half positive, odd last bits, in the binade just
+            below 1.0 but every fourth W - 1 binades under it; the second
+            half its negation; the smallest subnormal between them (n
+            odd). With W the width of a window (or of two), a flush of f64
+            accumulators runs up to the 2^53 bound of the exactness
+            argument, so a window one binade too wide, or a flush too late,
+            rounds somewhere; and the exact sum is that one subnormal, so
+            the rounding shows in the result
+"""
+import argparse
+import json
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+
+SIZE = {"f32": 4, "bf16": 2, "f16": 2, "f64": 8, "i32": 4}
+WS_BYTES = 1024 + 4096 * 16  # cured_reduce_workspace_bytes()
+STATE_BYTES = 1024
+
+# entry dtype kind n grid block [flags] [offset elements]
+CASES = """
+exact_f32 f32 std 0 1 32
+exact_f32 f32 std 1 2 32
+exact_f32 f32 std 3 1 32
+exact_f32 f32 std 1000 1 64
+exact_f32 f32 std 100003 7 256
+exact_f32 f32 std 100003 3 64 0 3
+exact_f32 f32 std 1000 4096 32
+exact_f32 f32 spread24 100003 7 256
+exact_f32 f32 spread48 100003 7 256
+exact_f32 f32 spread48 50003 1 32
+exact_f32 f32 spread60 100003 7 256
+exact_f32 f32 spread60 50003 1 32 1
+exact_f32 f32 zeros 100003 7 256
+exact_f32 f32 wide 100003 7 256
+exact_f32 f32 wide 30011 1 32 0 1
+exact_f32 f32 cancel 100003 5 128
+exact_f32 f32 sub 50003 2 64
+exact_f32 f32 grow 50003 2 64
+exact_f32 f32 special 50003 5 128
+exact_f32 f32 pos1 262147 1 32
+exact_f32 f32 edge24 100003 3 64
+exact_f32 f32 edge25 100003 3 64
+exact_f32 f32 edge48 100003 3 64
+exact_f32 f32 edge49 50003 1 32
+exact_f32 f32 edge24 100003 1 32
+exact_bf16 bf16 std 100003 7 256
+exact_bf16 bf16 std 100003 3 64 0 5
+exact_bf16 bf16 spread48 100003 7 256
+exact_bf16 bf16 spread48 50003 1 32
+exact_bf16 bf16 spread60 100003 3 64 0 7
+exact_bf16 bf16 zeros 100003 4 128 1
+exact_bf16 bf16 wide 100003 3 256
+exact_bf16 bf16 cancel 100003 5 128 1
+exact_bf16 bf16 sub 50003 2 64
+exact_bf16 bf16 grow 50003 2 64
+exact_bf16 bf16 special 50003 3 64
+exact_bf16 bf16 pos1 262147 1 32
+exact_bf16 bf16 edge40 100003 3 64
+exact_bf16 bf16 edge41 100003 3 64
+exact_bf16 bf16 edge80 100003 3 64
+exact_bf16 bf16 edge40 200003 1 32
+exact_f16 f16 std 100003 7 256
+exact_f16 f16 std 100003 3 64 0 3
+exact_f16 f16 special 100003 7 256
+exact_f64 f64 std 0 1 32
+exact_f64 f64 std 7 2 32 0 1
+exact_f64 f64 std 100003 7 256
+exact_f64 f64 std 100003 3 64 0 1
+exact_f64 f64 spread24 100003 7 256
+exact_f64 f64 spread48 100003 7 256
+exact_f64 f64 spread60 50003 1 32
+exact_f64 f64 wide 100003 7 256
+exact_f64 f64 wide 30011 1 32
+exact_f64 f64 cancel 100003 5 128
+exact_f64 f64 sub 50003 3 64
+exact_f64 f64 special 50003 3 64
+exact_f64 f64 pos1 131072 1 32
+exact_f64 f64 pos1 262147 1 32 0 1
+exact_f64 f64 edge64 100003 3 64
+exact_f64 f64 edge65 100003 3 64
+exact_f64 f64 edge64 50003 1 32
+argmin_f32 f32 wide 100003 7 256 0 3
+argmax_f16 f16 std 100003 7 256 0 5
+sum_i32 i32 std 100003 7 256 0 1
+"""
+
+
+def f32_bits(sign, e, frac):
+    return (sign << 31) | (e << 23) | frac
+
+
+def narrow_element(kind, i, n, r, seed):
+    """The f32 bits of element i of a kind."""
+    if kind == "std":
+        x = r.getrandbits(24) * 2.0 ** -24 - 0.5
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+    if kind.startswith("spread"):
+        e = 126 - r.randrange(int(kind[6:]))
+        return f32_bits(r.getrandbits(1), max(e, 0), r.getrandbits(23))
+    if kind == "zeros":
+        if r.random() < 0.6:
+            return 0
+        return f32_bits(r.getrandbits(1), 120 + r.randrange(5), r.getrandbits(23))
+    if kind == "wide":
+        return f32_bits(r.getrandbits(1), r.randrange(0, 200), r.getrandbits(23))
+    if kind == "cancel":
+        rr = random.Random(seed * 1000003 + i // 2)
+        if i % 1001 == 5:
+            return f32_bits(0, 3, 1)
+        return f32_bits(i & 1, rr.randrange(1, 200), rr.getrandbits(23))
+    if kind == "sub":
+        return f32_bits(r.getrandbits(1), r.choice([0, 0, 1, 2, 30]), r.getrandbits(23))
+    if kind == "grow":
+        return f32_bits(0, min(254, 10 + (i * 240) // max(n, 1)), r.getrandbits(23))
+    if kind == "special":
+        if i == n // 2:
+            return 0x7F800000
+        return f32_bits(r.getrandbits(1), 100 + r.randrange(20), r.getrandbits(23))
+    if kind == "pos1":
+        return f32_bits(0, 150, r.getrandbits(23))
+    if kind.startswith("edge"):
+        # the last bit a bf16 keeps is bit 16: odd for both formats
+        e = 127 - int(kind[4:]) if i % 4 == 3 else 126
+        return f32_bits(0, e, r.getrandbits(23) | 1 << 16 | 1)
+    raise ValueError(kind)
+
+
+def f64_element(kind, i, n, r, seed):
+    """The f64 bits of element i of a kind."""
+    def bits(sign, e, frac):
+        return (sign << 63) | (e << 52) | frac
+    if kind == "std":
+        x = r.getrandbits(53) * 2.0 ** -53 - 0.5
+        return struct.unpack("<Q", struct.pack("<d", x))[0]
+    if kind.startswith("spread"):
+        return bits(r.getrandbits(1), 1022 - r.randrange(int(kind[6:])), r.getrandbits(52))
+    if kind == "wide":
+        return bits(r.getrandbits(1), r.randrange(0, 1900), r.getrandbits(52))
+    if kind == "cancel":
+        rr = random.Random(seed * 1000003 + i // 2)
+        if i % 1001 == 5:
+            return bits(0, 3, 1)
+        return bits(i & 1, rr.randrange(1, 1900), rr.getrandbits(52))
+    if kind == "sub":
+        return bits(r.getrandbits(1), r.choice([0, 0, 1, 2, 500]), r.getrandbits(52))
+    if kind == "special":
+        if i == n // 2:
+            return 0x7FF0000000000000
+        return bits(r.getrandbits(1), 1000 + r.randrange(20), r.getrandbits(52))
+    if kind == "pos1":
+        return bits(0, 1000, r.getrandbits(52))
+    if kind.startswith("edge"):
+        e = 1023 - int(kind[4:]) if i % 4 == 3 else 1022
+        return bits(0, e, r.getrandbits(52) | 1)
+    raise ValueError(kind)
+
+
+def make_input(dtype, kind, count, seed):
+    """count elements of a kind as little-endian bytes."""
+    r = random.Random(seed)
+    out = bytearray()
+    if kind.startswith("edge"):
+        return edge_input(dtype, kind, count, r, seed)
+    for i in range(count):
+        if dtype in ("f32", "bf16"):
+            v = narrow_element(kind, i, count, r, seed)
+            out += struct.pack("<I", v) if dtype == "f32" else struct.pack("<H", v >> 16)
+        elif dtype == "f16":
+            if kind == "special" and i == count // 2:
+                v = 0x7C00
+            else:
+                v = (r.getrandbits(1) << 15) | (r.randrange(0, 31) << 10) | r.getrandbits(10)
+            out += struct.pack("<H", v)
+        elif dtype == "f64":
+            out += struct.pack("<Q", f64_element(kind, i, count, r, seed))
+        else:
+            out += struct.pack("<i", r.randrange(-8, 8))
+    return bytes(out)
+
+
+def edge_input(dtype, kind, count, r, seed):
+    """An edge kind: the first half as narrow_element/f64_element make it,
+    the second half its negation, one element in the middle (count odd)
+    the smallest subnormal: the exact sum is that element alone."""
+    half = count // 2
+    if dtype == "f64":
+        first = [f64_element(kind, i, count, r, seed) for i in range(half)]
+        sign, tiny, fmt = 1 << 63, 1, "<Q"
+    else:
+        first = [narrow_element(kind, i, count, r, seed) for i in range(half)]
+        if dtype == "bf16":
+            first = [v >> 16 for v in first]
+        sign, tiny = (1 << 15, 1) if dtype == "bf16" else (1 << 31, 1)
+        fmt = "<H" if dtype == "bf16" else "<I"
+    values = first + ([tiny] if count % 2 else []) + [v ^ sign for v in first]
+    return b"".join(struct.pack(fmt, v) for v in values)
+
+
+def run_case(args, case, seed):
+    """Runs one case. Returns (ok, line)."""
+    f = case.split()
+    entry, dtype, kind, n, grid, block = f[0], f[1], f[2], int(f[3]), f[4], f[5]
+    flags = int(f[6]) if len(f) > 6 else 0
+    off = int(f[7]) if len(f) > 7 else 0
+    op = "argmin" if entry.startswith("argmin") else "argmax" if entry.startswith("argmax") else "sum"
+    size = SIZE[dtype]
+    data = make_input(dtype, kind, n + off, seed)
+    whole = os.path.join(args.dir, "whole.bin")
+    part = os.path.join(args.dir, "part.bin")
+    out = os.path.join(args.dir, "out.bin")
+    ws = os.path.join(args.dir, "ws.bin")
+    with open(whole, "wb") as fh:
+        fh.write(data + bytes(16))  # never empty; the kernel reads n only
+    with open(part, "wb") as fh:
+        fh.write(data[off * size:])
+    to_f64 = dtype == "f64" or (flags & 1)
+    out_t = "i64" if op != "sum" else ("f64" if to_f64 else ("i32" if dtype == "i32" else "f32"))
+    cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", entry, "--grid", grid,
+           "--block", block, "--arg", f"in=u8[]:file:{whole}", "--arg", f"out={out_t}[1]:zeros",
+           "--arg", f"u64:{n}", "--arg", f"ws=u8[{WS_BYTES}]:zeros", "--arg", f"u32:{flags}",
+           "--arg", f"u32:{off * size}", "--out", f"out={out}", "--out", f"ws={ws}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0 or "findings: none" not in p.stdout:
+        return None, f"{case}: cured model failed ({p.returncode}): {p.stdout[-400:]}{p.stderr[-400:]}"
+    with open(out, "rb") as fh:
+        got_bytes = fh.read()
+    with open(ws, "rb") as fh:
+        state_zero = fh.read()[:STATE_BYTES] == bytes(STATE_BYTES)
+    cmd = [args.cured, "sum", part, "--dtype", dtype, "--device", "cpu", "--json", "--op", op]
+    if flags & 1:
+        cmd.append("--f64")
+    q = subprocess.run(cmd, capture_output=True, text=True)
+    if q.returncode != 0:
+        return None, f"{case}: cured sum failed: {q.stderr.strip()}"
+    want = json.loads(q.stdout)["result"]
+    if op != "sum" or dtype == "i32":
+        got = struct.unpack("<q" if op != "sum" else "<i", got_bytes)[0]
+        ok = got == want
+    else:
+        got = struct.unpack("<d" if to_f64 else "<f", got_bytes)[0]
+        w = float(want)
+        if not to_f64:
+            w = struct.unpack("<f", struct.pack("<f", w))[0]
+        ok = (math.isnan(got) and math.isnan(w)) or (
+            got == w and math.copysign(1, got) == math.copysign(1, w))
+    note = "" if state_zero else " (workspace state left nonzero)"
+    status = "ok  " if ok and state_zero else "BAD "
+    return ok and state_zero, f"{status}{case}: got {got!r}, cpu {want!r}{note}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cured", required=True)
+    ap.add_argument("--ptx", required=True)
+    ap.add_argument("--dir", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+    bad = 0
+    for seed, case in enumerate(c for c in CASES.strip().splitlines() if c.strip()):
+        ok, line = run_case(args, case, seed + 1)
+        print(line, flush=True)
+        if ok is None:
+            return 2
+        bad += not ok
+    print(f"test_model_reduce: {bad} mismatches")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
