@@ -67,6 +67,13 @@ if(CURED_HAVE_CUDA)
   list(JOIN cxx_runtime " " cxx_runtime)
   set(CURED_PC_LIBS " -L${cudart_dir} -lcudart_static -ldl -lrt -lpthread ${cxx_runtime}")
 endif()
+#   - with NCCL (cmake/nccl.cmake), libnccl for the sharded reduction
+#     (shared: the library's folder must be where the loader looks, as the
+#     toolkit's is); cured::cured names the same file.
+if(CURED_HAVE_NCCL)
+  get_filename_component(nccl_dir "${CURED_NCCL_LIBRARY}" DIRECTORY)
+  set(CURED_PC_LIBS "${CURED_PC_LIBS} -L${nccl_dir} -lnccl")
+endif()
 # The prefix seen from the .pc files' folder, and the folders seen from the
 # prefix (absolute when the user gave absolute ones).
 file(RELATIVE_PATH CURED_PC_PREFIX ${CMAKE_INSTALL_PREFIX}/${CURED_PC_DIR}

@@ -11,7 +11,13 @@
  *          cured_op, cured_reduce_flags, cured_reducer, cured_op_name,
  *          cured_op_from_name, cured_reduce_result_dtype,
  *          cured_reduce_workspace_bytes, cured_reducer_create,
- *          cured_reducer_destroy, cured_reduce, cured_reduce_cpu
+ *          cured_reducer_destroy, cured_reduce, cured_reduce_cpu,
+ *          cured_comm, cured_comm_id, cured_shard, CURED_COMM_MAX_RANKS,
+ *          CURED_SHARD_RECORD_BYTES, cured_comm_id_create,
+ *          cured_comm_create_rank, cured_comm_create_all, cured_comm_wrap,
+ *          cured_comm_destroy, cured_comm_info, cured_comm_nccl,
+ *          cured_reduce_sharded, cured_reduce_sharded_group,
+ *          cured_comm_check
  *
  * The catalogue is the teaching sequence of reduction kernels (divergent ...
  * single_pass) as real GPU kernels. Every run function takes device pointers
@@ -26,6 +32,10 @@
  * sums correctly rounded (the exact sum rounded once), so its bits are the
  * same on every GPU, grid and stream, and on the CPU (cured_reduce_cpu).
  * docs/exact.md explains how.
+ *
+ * cured_reduce_sharded (the third part) reduces one array spread over
+ * several GPUs, through NCCL, to the bits cured_reduce gives for the whole
+ * array on one GPU (docs/sharded.md).
  */
 #ifndef CURED_H
 #define CURED_H
@@ -56,7 +66,11 @@ typedef enum cured_status {
     CURED_ERROR_NOT_DEVICE_POINTER, /* host memory, or another device's memory */
     CURED_ERROR_MISALIGNED,         /* a pointer not aligned to its element type */
     CURED_ERROR_INVALID_VALUE,      /* bad flags, handle or forced launch shape */
-    CURED_ERROR_OUT_OF_MEMORY       /* host or device allocation failed */
+    CURED_ERROR_OUT_OF_MEMORY,      /* host or device allocation failed */
+    CURED_ERROR_NO_NCCL,            /* library built without NCCL (sharded calls) */
+    CURED_ERROR_NCCL,               /* an NCCL call failed */
+    CURED_ERROR_RANK_MISMATCH       /* ranks disagreed on op, dtype or flags, or
+                                       one refused its arguments */
 } cured_status;
 
 typedef enum cured_dtype {
@@ -345,6 +359,146 @@ cured_status cured_reduce(cured_reducer *r, cured_op op, cured_dtype dtype,
 cured_status cured_reduce_cpu(cured_op op, cured_dtype dtype, const void *in,
                               uint64_t n, void *out, unsigned flags,
                               int threads);
+
+/* ------------------------------------------------------------------------
+ * cured_reduce_sharded: one array spread over several GPUs.
+ *
+ * Each rank (one GPU, in this process or another) holds a contiguous shard
+ * of one global array: rank 0 its first elements, rank 1 the next ones, and
+ * so on, of any sizes (unequal, empty). One call on every rank gives every
+ * rank the result cured_reduce gives for the whole array on one GPU, bit
+ * for bit, for every op, dtype and flag of cured_reduce; argmin/argmax
+ * give the index in the global array. The ranks exchange one record of
+ * CURED_SHARD_RECORD_BYTES each (an NCCL allgather): their shard's exact
+ * partial state, never the data (docs/sharded.md: design and proof).
+ *
+ * A communicator (cured_comm) wraps an NCCL communicator (ncclComm_t) and
+ * owns, on its rank's device, a cured_reducer (with its workspace), the
+ * buffer of every rank's record and an error word. Calls through one
+ * communicator must not run concurrently (they share these).
+ *
+ * Built only where NCCL is found (CMake: the toolkit's nccl.h and
+ * libnccl); in a build without it every function here checks its
+ * arguments, then answers CURED_ERROR_NO_NCCL.
+ * ------------------------------------------------------------------------ */
+
+/* NCCL's communicator: ncclComm_t is `struct ncclComm *` (nccl.h).
+ * Declared here so that this header does not need nccl.h. */
+struct ncclComm;
+
+/* A communicator: one rank of an NCCL communicator, for sharded calls.
+ * Opaque. */
+typedef struct cured_comm cured_comm;
+
+/* The most ranks a communicator may have (the exactness argument holds up
+ * to it: docs/sharded.md). */
+#define CURED_COMM_MAX_RANKS 65536
+
+/* What each rank sends per call: one record, whatever the op and dtype. */
+#define CURED_SHARD_RECORD_BYTES 640
+
+/* The id that joins the ranks of a communicator made by separate
+ * processes: NCCL's ncclUniqueId (128 bytes), made once by one process
+ * (cured_comm_id_create) and handed to all (e.g. MPI_Bcast). */
+typedef struct cured_comm_id {
+    char bytes[128];
+} cured_comm_id;
+
+/* Makes a new id (ncclGetUniqueId). Returns CURED_ERROR_NULL_POINTER,
+ * CURED_ERROR_NCCL, CURED_ERROR_NO_NCCL. */
+cured_status cured_comm_id_create(cured_comm_id *id);
+
+/* Joins rank `rank` of `nranks` to the communicator of `id`, on the
+ * current device (ncclCommInitRank: blocks until all ranks have joined).
+ * Returns CURED_ERROR_NULL_POINTER, CURED_ERROR_INVALID_VALUE (nranks
+ * outside 1..CURED_COMM_MAX_RANKS, rank outside 0..nranks-1),
+ * CURED_ERROR_NCCL, CURED_ERROR_CUDA, CURED_ERROR_OUT_OF_MEMORY,
+ * CURED_ERROR_NO_NCCL; *out is NULL on an error. */
+cured_status cured_comm_create_rank(const cured_comm_id *id, int nranks, int rank,
+                                    cured_comm **out);
+
+/* Makes one communicator per device of devices[0..count) in this process
+ * (ncclCommInitAll; devices NULL: 0 .. count-1), rank i on devices[i],
+ * into comms[0..count). The current device is left as it was. Returns
+ * CURED_ERROR_NULL_POINTER (comms), CURED_ERROR_INVALID_VALUE (count
+ * outside 1..CURED_COMM_MAX_RANKS), CURED_ERROR_NCCL (e.g. a device twice
+ * or missing), CURED_ERROR_CUDA, CURED_ERROR_OUT_OF_MEMORY,
+ * CURED_ERROR_NO_NCCL; comms[] all NULL on an error. */
+cured_status cured_comm_create_all(int count, const int *devices, cured_comm **comms);
+
+/* Wraps the caller's own NCCL communicator (its rank, size and device are
+ * NCCL's); cured_comm_destroy leaves it to the caller. Returns
+ * CURED_ERROR_NULL_POINTER, CURED_ERROR_INVALID_VALUE (more ranks than
+ * CURED_COMM_MAX_RANKS), CURED_ERROR_NCCL, CURED_ERROR_CUDA,
+ * CURED_ERROR_OUT_OF_MEMORY, CURED_ERROR_NO_NCCL; *out NULL on an error. */
+cured_status cured_comm_wrap(struct ncclComm *nccl, cured_comm **out);
+
+/* Frees a communicator: its device memory, its reducer and (unless it
+ * was wrapped) its NCCL communicator. The caller makes sure no call
+ * through it is in flight. NULL is fine. Returns CURED_SUCCESS,
+ * CURED_ERROR_CUDA or CURED_ERROR_NCCL (freeing failed; freed anyway). */
+cured_status cured_comm_destroy(cured_comm *comm);
+
+/* Its rank, number of ranks and CUDA device (any pointer may be NULL).
+ * Returns CURED_ERROR_NULL_POINTER (comm) or CURED_SUCCESS. */
+cured_status cured_comm_info(const cured_comm *comm, int *rank, int *nranks,
+                             int *device);
+
+/* The NCCL communicator underneath (to time or add one's own
+ * collectives). Returns CURED_ERROR_NULL_POINTER or CURED_SUCCESS. */
+cured_status cured_comm_nccl(const cured_comm *comm, struct ncclComm **out);
+
+/* Reduces the global array whose shard on this rank is d_shard[0..n)
+ * (device memory of the communicator's device) with op, and writes the
+ * global result to d_out (device memory of that device, of
+ * cured_reduce_result_dtype's type), asynchronously on `stream` (of that
+ * device): a kernel, the allgather of the records, a kernel; no
+ * allocation, no synchronisation: capturable in a CUDA graph as NCCL's
+ * collectives are. Every rank makes the same call (same op, dtype and
+ * flags; its own shard), one rank per process or thread; a thread that
+ * drives several ranks uses cured_reduce_sharded_group.
+ *
+ * Returns CURED_ERROR_NULL_POINTER (comm) at once, taking no part. Every
+ * other argument error (cured_reduce's: NULL or misaligned pointers, a
+ * shard or output that is not memory of the communicator's device, bad op,
+ * dtype or flags, n > CURED_REDUCE_MAX_N) is returned after this rank has
+ * still taken part in the collective with a refusal, so that the other
+ * ranks never wait for it; no rank then writes its d_out, and
+ * cured_comm_check reports CURED_ERROR_RANK_MISMATCH on every rank, as it
+ * does when ranks disagree on op, dtype or flags (which only the
+ * collective can see). CURED_ERROR_NCCL, CURED_ERROR_CUDA: a call or launch
+ * failed (d_out not written), CURED_ERROR_NO_NCCL. */
+cured_status cured_reduce_sharded(cured_comm *comm, cured_op op, cured_dtype dtype,
+                                  const void *d_shard, uint64_t n, void *d_out,
+                                  unsigned flags, cured_stream stream);
+
+/* One rank's part of a group call: its communicator, shard, output and
+ * stream, as cured_reduce_sharded takes them. */
+typedef struct cured_shard {
+    cured_comm *comm;
+    const void *d_shard;
+    uint64_t n;
+    void *d_out;
+    cured_stream stream;
+} cured_shard;
+
+/* cured_reduce_sharded for several ranks driven by this thread (e.g. the
+ * communicators of cured_comm_create_all), their collectives in one NCCL
+ * group; the current device is left as it was. Returns
+ * CURED_ERROR_NULL_POINTER (shards, or a comm) and CURED_ERROR_INVALID_VALUE
+ * (count < 1, a communicator twice) at once, taking no part; otherwise
+ * the first error of cured_reduce_sharded's among the shards. */
+cured_status cured_reduce_sharded_group(const cured_shard *shards, int count,
+                                        cured_op op, cured_dtype dtype,
+                                        unsigned flags);
+
+/* Waits for `stream` (the stream of the calls to check) and reports what
+ * only the device saw since the last check: CURED_ERROR_RANK_MISMATCH when
+ * a call's ranks disagreed on op, dtype or flags or one refused its
+ * arguments (that call wrote no result on any rank), CURED_ERROR_NCCL when
+ * NCCL reports an asynchronous error; then clears it. CURED_ERROR_CUDA when
+ * waiting fails, CURED_ERROR_NULL_POINTER, CURED_ERROR_NO_NCCL. */
+cured_status cured_comm_check(cured_comm *comm, cured_stream stream);
 
 #ifdef __cplusplus
 }

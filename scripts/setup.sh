@@ -10,7 +10,8 @@
 # Debian packages: cmake (>= 3.24), a C compiler, pkg-config, cmocka, clang
 # with its sanitizer runtimes (the parser's libFuzzer target), python3 and
 # pip (nvdisasm below), chromium (the test that opens `cured animate --html`
-# in a real browser; it skips itself where chromium cannot run).
+# in a real browser; it skips itself where chromium cannot run); with
+# CURED_SETUP_MPI=1 also OpenMPI (examples/mpi_sum.c).
 # The CUDA toolkit (nvcc) is expected in /usr/local/cuda; without it the CPU
 # parts still build and configure says what it skipped.
 set -euo pipefail
@@ -18,6 +19,11 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ pkg-config libcmocka-dev clang libclang-rt-14-dev python3 python3-pip
           chromium)
+# OpenMPI only on request (CURED_SETUP_MPI=1): examples/mpi_sum.c is built
+# where MPI is found, and runs only on GPU machines.
+if [ "${CURED_SETUP_MPI:-0}" = 1 ]; then
+  packages+=(openmpi-bin libopenmpi-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

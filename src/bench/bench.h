@@ -47,6 +47,7 @@ typedef struct bench_options {
     int api;                  /* --api: cured_reduce against CUB (bench_api.h) */
     unsigned api_dtypes;      /* --api: bit d for each cured_dtype d timed */
     const char *svg_path;     /* --api: the plot here (NULL: none) */
+    int gpus;                 /* > 0: `--gpus N`, the sharded bench (bench_sharded.h) */
 } bench_options;
 
 enum { BENCH_FORMAT_TABLE = 0, BENCH_FORMAT_CSV, BENCH_FORMAT_JSON };

@@ -16,8 +16,10 @@
 #include <string.h>
 
 /* n = 2^max_log2 elements of 8 bytes must fit on the card with room to
- * spare: 2^32 f64 values are 32 GiB. */
+ * spare: 2^32 f64 values are 32 GiB. `--gpus N` (f32 only, the whole array
+ * on GPU 0 for the one-GPU time) goes to 2^34 f32 elements, 64 GiB. */
 #define MAX_LOG2 32
+#define MAX_LOG2_GPUS 34
 
 /* Writes one formatted line into err and returns BENCH_PARSE_ERROR. */
 static int parse_error(char *err, size_t err_size, const char *fmt, ...)
@@ -154,7 +156,7 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                         size_t err_size)
 {
     enum { OPT_MIN = 256, OPT_MAX, OPT_DTYPE, OPT_KERNELS, OPT_RUNS,
-           OPT_TARGET, OPT_BLOCK, OPT_CSV, OPT_JSON, OPT_API, OPT_SVG };
+           OPT_TARGET, OPT_BLOCK, OPT_CSV, OPT_JSON, OPT_API, OPT_SVG, OPT_GPUS };
     static const struct option options[] = {
         {"min-log2", required_argument, NULL, OPT_MIN},
         {"max-log2", required_argument, NULL, OPT_MAX},
@@ -168,6 +170,7 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
         {"json", optional_argument, NULL, OPT_JSON},
         {"api", no_argument, NULL, OPT_API},
         {"svg", required_argument, NULL, OPT_SVG},
+        {"gpus", required_argument, NULL, OPT_GPUS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -176,6 +179,7 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
         err[0] = '\0';
     int csv_stdout = 0, json_stdout = 0, opt;
     const char *dtype_text = NULL, *kernels_text = NULL, *block_text = NULL;
+    const char *max_text = NULL; /* --max-log2's bound depends on --gpus */
     optind = 0; /* full re-initialisation (glibc, musl): parse may be called again */
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -187,9 +191,10 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
                 return BENCH_PARSE_ERROR;
             break;
         case OPT_MAX:
-            if (parse_int("--max-log2", optarg, 0, MAX_LOG2, &opts->max_log2, err,
+            if (parse_int("--max-log2", optarg, 0, MAX_LOG2_GPUS, &opts->max_log2, err,
                           err_size) != 0)
                 return BENCH_PARSE_ERROR;
+            max_text = optarg;
             break;
         case OPT_DTYPE: /* read once all options are in: --api changes it */
             dtype_text = optarg;
@@ -202,6 +207,10 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
             break;
         case OPT_API:
             opts->api = 1;
+            break;
+        case OPT_GPUS:
+            if (parse_int("--gpus", optarg, 1, 16, &opts->gpus, err, err_size) != 0)
+                return BENCH_PARSE_ERROR;
             break;
         case OPT_SVG:
             opts->svg_path = optarg;
@@ -257,7 +266,23 @@ int bench_parse_options(int argc, char **argv, bench_options *opts, char *err,
         return parse_error(err, err_size,
                            "unexpected argument '%s' (files go as --csv=FILE, --json=FILE)",
                            argv[optind]);
-    if (opts->api) {
+    if (opts->gpus == 0 && opts->max_log2 > MAX_LOG2)
+        return parse_error(err, err_size, "--max-log2 '%s': out of range (0 to %d)",
+                           max_text, MAX_LOG2);
+    if (opts->gpus > 0) {
+        const char *other = opts->api            ? "--api"
+                            : kernels_text != NULL ? "--kernels"
+                            : block_text != NULL   ? "--block"
+                            : opts->svg_path != NULL ? "--svg"
+                            : dtype_text != NULL && strcmp(dtype_text, "f32") != 0
+                                ? "--dtype other than f32"
+                                : NULL;
+        if (other != NULL)
+            return parse_error(err, err_size, "--gpus: %s is not for --gpus (it times "
+                               "f32 sums of cured_reduce_sharded)", other);
+        if (json_stdout || opts->json_path != NULL)
+            return parse_error(err, err_size, "--gpus: no --json (use --csv)");
+    } else if (opts->api) {
         if (kernels_text != NULL)
             return parse_error(err, err_size,
                                "--kernels: not with --api (it times cured_reduce and CUB)");
@@ -323,6 +348,10 @@ void bench_print_usage(FILE *out)
 "                    ulps; --dtype takes a list of " API_TYPES_TEXT " (default\n"
 "                    all; CUB sums f16 in f16, cured rounds it to f32)\n"
 "  --svg FILE        with --api: the plot of time per call against n (SVG)\n"
+"  --gpus N          instead: cured_reduce_sharded over GPUs 0 .. N-1 of this\n"
+"                    process against cured_reduce on GPU 0, f32 sums (n up to\n"
+"                    2^%d), communicators made before timing; times of\n"
+"                    back-to-back calls, throughput, NCCL's share of a call\n"
 "  -h, --help        this help\n"
 "\n"
 "Columns: us = median microseconds per call; noise = interquartile range /\n"
@@ -331,5 +360,5 @@ void bench_print_usage(FILE *out)
 "sum of the input (floats within the proven bound of the kernel's order).\n"
 "Progress goes to stderr. Exit status: 0, 1 (no GPU, CUDA error or a\n"
 "mismatch), 2 (bad options).\n",
-            MAX_LOG2);
+            MAX_LOG2, MAX_LOG2_GPUS);
 }

@@ -1,16 +1,19 @@
 /* cmd_bench.c - `cured bench`: time the catalogue against CUB and the read
  * ceiling on the GPU (CUDA builds only); with --api, cured_reduce against
- * CUB.
+ * CUB; with --gpus N, the sharded reduction over N GPUs against
+ * cured_reduce on one.
  *
  *   cured bench [--min-log2 K] [--max-log2 K] [--dtype T] [--kernels A,B]
  *               [--runs N] [--csv[=FILE]] [--json[=FILE]]
  *   cured bench --api [--dtype f32,f64,i32,f16] [--svg FILE] [...]
+ *   cured bench --gpus N [--min-log2 K] [--max-log2 K] [--runs N] [--csv[=FILE]]
  *
  * The work is in src/bench/; this file turns its results into output and
  * an exit status.
  */
 #include "bench.h"
 #include "bench_api.h"
+#include "bench_sharded.h"
 #include "cli.h"
 
 #include <errno.h>
@@ -98,6 +101,39 @@ static int run_api(const bench_options *opts)
     return run_failed || write_failed || mismatches ? 1 : 0;
 }
 
+/* `cured bench --gpus N`: its rows on stdout (table or CSV) and to the CSV
+ * file. Exit 1 after a failed run, a file not written, or a size where a
+ * rank's bits differ from one GPU's. */
+static int run_gpus(const bench_options *opts)
+{
+    FILE *csv = NULL;
+    if (opts->csv_path != NULL && (csv = open_output(opts->csv_path)) == NULL)
+        return 2;
+    char err[256];
+    bench_sharded_results results;
+    memset(&results, 0, sizeof results);
+    int run_failed = bench_sharded_run(opts, &results, err, sizeof err) != 0;
+    int have_rows = results.count > 0, different = 0;
+    if (have_rows) {
+        if (opts->stdout_format == BENCH_FORMAT_CSV)
+            bench_sharded_print_csv(stdout, &results);
+        else
+            bench_sharded_print_table(stdout, &results);
+        if (csv)
+            bench_sharded_print_csv(csv, &results);
+    }
+    int write_failed = close_output(csv, opts->csv_path, have_rows) != 0;
+    for (int i = 0; i < results.count; i++)
+        different += !results.items[i].equal;
+    bench_sharded_results_free(&results);
+    if (run_failed)
+        fprintf(stderr, "cured bench: %s\n", err);
+    if (different)
+        fprintf(stderr, "cured bench: %d size(s) where a rank's bits differ from one "
+                        "GPU's (see the check column)\n", different);
+    return run_failed || write_failed || different ? 1 : 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bench_options opts;
@@ -111,6 +147,8 @@ int cmd_bench(int argc, char **argv)
         return cli_fail("bench", "%s", err);
     if (opts.api)
         return run_api(&opts);
+    if (opts.gpus > 0)
+        return run_gpus(&opts);
 
     /* Open the files first: a bad path should fail before minutes of GPU. */
     FILE *csv = NULL, *json = NULL;

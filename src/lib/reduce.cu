@@ -2,7 +2,8 @@
  * workspace, pointer-check cache) and the launch.
  *
  * defines: cured_reducer_create, cured_reducer_destroy, cured_reduce,
- *          cured_reduce_shaped, cured_reducer_shape
+ *          cured_reduce_shaped, cured_reduce_flagged, cured_reducer_shape,
+ *          cured_is_device_pointer
  *
  * Everything a call needs from the device is read once, in
  * cured_reducer_create: a call checks its arguments in C, checks a pointer
@@ -28,9 +29,7 @@ struct cured_reducer {
     unsigned resident[CURED_OP_COUNT][CURED_DTYPE_COUNT][CURED_VARIANT_COUNT];
 };
 
-/* Whether p is device (or managed) memory of `device`. Clears the error a
- * failed query leaves. */
-static int is_device_pointer(const void *p, int device)
+extern "C" int cured_is_device_pointer(const void *p, int device)
 {
     cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
@@ -66,7 +65,7 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
         free(r);
         return CURED_ERROR_CUDA;
     }
-    if (d_workspace != NULL && !is_device_pointer(d_workspace, r->device)) {
+    if (d_workspace != NULL && !cured_is_device_pointer(d_workspace, r->device)) {
         free(r);
         return CURED_ERROR_NOT_DEVICE_POINTER;
     }
@@ -133,12 +132,12 @@ extern "C" cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
     return CURED_SUCCESS;
 }
 
-extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
-                                            cured_dtype dtype, const void *d_in,
-                                            uint64_t n, void *d_out,
-                                            unsigned flags,
-                                            const cured_reduce_shape *shape,
-                                            cured_stream stream)
+/* cured_reduce_shaped with kernel-only flag bits added to the kernel's
+ * flags after the public flags passed their check. */
+static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
+                           const void *d_in, uint64_t n, void *d_out,
+                           unsigned flags, unsigned kernel_flags,
+                           const cured_reduce_shape *shape, cured_stream stream)
 {
     if (r == NULL)
         return CURED_ERROR_INVALID_VALUE;
@@ -159,12 +158,12 @@ extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
         return CURED_ERROR_UNSUPPORTED_OP;
     /* The pointer check, skipped for the pointers the last call passed. */
     if (n > 0 && d_in != r->checked_in) {
-        if (!is_device_pointer(d_in, r->device))
+        if (!cured_is_device_pointer(d_in, r->device))
             return CURED_ERROR_NOT_DEVICE_POINTER;
         r->checked_in = d_in;
     }
     if (d_out != r->checked_out) {
-        if (!is_device_pointer(d_out, r->device))
+        if (!cured_is_device_pointer(d_out, r->device))
             return CURED_ERROR_NOT_DEVICE_POINTER;
         r->checked_out = d_out;
     }
@@ -173,7 +172,7 @@ extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
     a.out = d_out;
     a.n = n;
     a.workspace = r->workspace;
-    a.flags = flags;
+    a.flags = flags | kernel_flags;
     a.op = (int)op;
     void *args[] = {&a};
     cudaError_t err = cudaLaunchKernel(f, dim3(s.grid), dim3((unsigned)s.block),
@@ -181,6 +180,25 @@ extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
     cudaError_t last = cudaGetLastError();
     return err == cudaSuccess && last == cudaSuccess ? CURED_SUCCESS
                                                      : CURED_ERROR_CUDA;
+}
+
+extern "C" cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
+                                            cured_dtype dtype, const void *d_in,
+                                            uint64_t n, void *d_out,
+                                            unsigned flags,
+                                            const cured_reduce_shape *shape,
+                                            cured_stream stream)
+{
+    return launch(r, op, dtype, d_in, n, d_out, flags, 0, shape, stream);
+}
+
+extern "C" cured_status cured_reduce_flagged(cured_reducer *r, cured_op op,
+                                             cured_dtype dtype, const void *d_in,
+                                             uint64_t n, void *d_out, unsigned flags,
+                                             unsigned kernel_flags,
+                                             cured_stream stream)
+{
+    return launch(r, op, dtype, d_in, n, d_out, flags, kernel_flags, NULL, stream);
 }
 
 extern "C" cured_status cured_reduce(cured_reducer *r, cured_op op,

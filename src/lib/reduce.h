@@ -5,7 +5,9 @@
  * defines: cured_reduce_shape, cured_reduce_check_args,
  *          cured_reduce_default_grid, cured_reduce_check_shape,
  *          cured_reduce_elem_align, cured_reduce_shaped,
- *          cured_reducer_shape, CURED_REDUCE_BLOCK
+ *          cured_reduce_flagged, cured_reducer_shape,
+ *          cured_reduce_cpu_record, cured_is_device_pointer,
+ *          CURED_REDUCE_BLOCK
  */
 #ifndef CURED_REDUCE_H
 #define CURED_REDUCE_H
@@ -61,12 +63,35 @@ cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,
                                  const cured_reduce_shape *shape,
                                  cured_stream stream);
 
+/* cured_reduce (default shape, exact variant) with kernel-only flag bits
+ * (SHARD_KERNEL_STATE, shard_state.h) OR'ed into the kernel's flags after
+ * `flags` passed cured_reduce's checks; the sharded path's entry. Same
+ * statuses as cured_reduce. CUDA builds only. */
+cured_status cured_reduce_flagged(cured_reducer *r, cured_op op,
+                                  cured_dtype dtype, const void *d_in,
+                                  uint64_t n, void *d_out, unsigned flags,
+                                  unsigned kernel_flags, cured_stream stream);
+
 /* The shape cured_reduce would launch for these arguments on r's device
  * (variant exact). Returns CURED_ERROR_NULL_POINTER,
  * CURED_ERROR_UNSUPPORTED_OP, CURED_ERROR_UNSUPPORTED_TYPE. */
 cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
                                  cured_dtype dtype, uint64_t n,
                                  cured_reduce_shape *shape);
+
+/* Whether p is device (or managed) memory of `device`
+ * (cudaPointerGetAttributes, about 0.07 us). Clears the error a failed
+ * query leaves. CUDA builds only. */
+int cured_is_device_pointer(const void *p, int device);
+
+/* The record (shard_state.h: SHARD_REC_WORDS words at `record`) that a
+ * rank holding in[0..n) (host memory) sends in cured_reduce_sharded,
+ * made on the CPU with `threads` threads as cured_reduce_cpu reduces: the
+ * CPU simulation of the sharded path combines such records. Returns
+ * cured_reduce_cpu's statuses (CURED_ERROR_NULL_POINTER for record). */
+cured_status cured_reduce_cpu_record(cured_op op, cured_dtype dtype, const void *in,
+                                     uint64_t n, unsigned flags, int threads,
+                                     uint64_t *record);
 
 #ifdef __cplusplus
 }

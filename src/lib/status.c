@@ -30,6 +30,11 @@ const char *cured_status_string(cured_status status)
     case CURED_ERROR_INVALID_VALUE:
         return "invalid flags, handle or launch shape";
     case CURED_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case CURED_ERROR_NO_NCCL:
+        return "libcured was built without NCCL (sharded reductions need it)";
+    case CURED_ERROR_NCCL: return "an NCCL call failed";
+    case CURED_ERROR_RANK_MISMATCH:
+        return "the ranks disagreed on op, dtype or flags, or one refused its arguments";
     }
     return "unknown status";
 }

@@ -225,6 +225,38 @@ static void test_api(void **state)
     assert_error("option '--svg' needs a value", "--api", "--svg");
 }
 
+/* --gpus N: the sharded bench; f32 only, to 2^34, no catalogue options. */
+static void test_gpus(void **state)
+{
+    (void)state;
+    bench_options o;
+    char err[256];
+    assert_int_equal(parse(&o, err, sizeof err, NULL), BENCH_PARSE_RUN);
+    assert_int_equal(o.gpus, 0);
+    assert_int_equal(parse(&o, err, sizeof err, "--gpus", "2", "--min-log2", "31",
+                           "--max-log2", "34", "--dtype", "f32", "--csv", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.gpus, 2);
+    assert_int_equal(o.max_log2, 34);
+    assert_int_equal(o.stdout_format, BENCH_FORMAT_CSV);
+    /* the order of the options does not matter */
+    assert_int_equal(parse(&o, err, sizeof err, "--max-log2", "33", "--gpus", "8", NULL),
+                     BENCH_PARSE_RUN);
+    assert_int_equal(o.gpus, 8);
+    assert_error("--gpus '0': out of range (1 to 16)", "--gpus", "0");
+    assert_error("--gpus '17': out of range (1 to 16)", "--gpus", "17");
+    assert_error("--max-log2 '35': out of range (0 to 34)", "--gpus", "2", "--max-log2", "35");
+    assert_error("--max-log2 '34': out of range (0 to 32)", "--max-log2", "34");
+    assert_error("--gpus: --kernels is not for --gpus", "--gpus", "2", "--kernels",
+                 "shuffle");
+    assert_error("--gpus: --block is not for --gpus", "--block", "64", "--gpus", "2");
+    assert_error("--gpus: --dtype other than f32 is not for --gpus", "--gpus", "2",
+                 "--dtype", "f64");
+    assert_error("--gpus: --api is not for --gpus", "--gpus", "2", "--api");
+    assert_error("--gpus: no --json (use --csv)", "--gpus", "2", "--json");
+    assert_error("--gpus: no --json (use --csv)", "--gpus", "2", "--json=out.json");
+}
+
 static void test_parsing_again_starts_afresh(void **state)
 {
     (void)state;
@@ -249,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_bad_input_gives_one_clear_line),
         cmocka_unit_test(test_api),
+        cmocka_unit_test(test_gpus),
         cmocka_unit_test(test_parsing_again_starts_afresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

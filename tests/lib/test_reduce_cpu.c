@@ -1,8 +1,8 @@
 /* test_reduce_cpu.c - cured_reduce_cpu against an independent exact
- * reference: sums are exact big integers (this file's own, scaled by
- * 2^-1074), written out in decimal and rounded by the C library's
- * correctly rounded strtof/strtod; min/max/argmin/argmax against plain
- * comparisons; integer sums against 64-bit arithmetic; argument errors.
+ * reference: sums against reduce_data.c's (exact big integers, scaled by
+ * 2^-1074, written out in decimal and rounded by the C library's correctly
+ * rounded strtof/strtod); min/max/argmin/argmax against plain comparisons;
+ * integer sums against 64-bit arithmetic; argument errors.
  *
  * Nothing here uses the library's xacc.h: elements are decoded with frexp
  * and ldexp, so a shared mistake cannot hide.
@@ -19,311 +19,14 @@
 #include <string.h>
 
 #include "cured.h"
+#include "reduce_data.h"
 
 // ----------------------------------------------------------------------------
-// A small two's complement big integer: value * 2^-1074
-
-#define LIMBS 160 /* 5120 bits: sums, and sums times 5^1074 */
-
-typedef struct big {
-    uint32_t w[LIMBS];
-} big;
-
-/* b += sign * m * 2^shift (m < 2^64, shift >= 0). */
-static void big_add(big *b, uint64_t m, int shift, int negative)
-{
-    uint32_t add[4] = {0};
-    int k = shift / 32, r = shift % 32;
-    uint64_t lo = m << r, hi = r ? m >> (64 - r) : 0;
-    add[0] = (uint32_t)lo;
-    add[1] = (uint32_t)(lo >> 32);
-    add[2] = (uint32_t)hi;
-    uint64_t carry = 0;
-    if (!negative) {
-        for (int i = k; i < LIMBS; i++) {
-            uint64_t t = (uint64_t)b->w[i] + (i - k < 4 ? add[i - k] : 0) + carry;
-            b->w[i] = (uint32_t)t;
-            carry = t >> 32;
-            if (i - k >= 3 && carry == 0)
-                break;
-        }
-    } else {
-        uint64_t borrow = 0;
-        for (int i = k; i < LIMBS; i++) {
-            uint64_t sub = (i - k < 4 ? add[i - k] : 0) + borrow;
-            borrow = b->w[i] < sub;
-            b->w[i] = (uint32_t)((uint64_t)b->w[i] - sub);
-            if (i - k >= 3 && borrow == 0)
-                break;
-        }
-    }
-}
-
-static int big_negative(const big *b) { return b->w[LIMBS - 1] >> 31; }
-
-static void big_negate(big *b)
-{
-    uint64_t carry = 1;
-    for (int i = 0; i < LIMBS; i++) {
-        uint64_t t = (uint64_t)(uint32_t)~b->w[i] + carry;
-        b->w[i] = (uint32_t)t;
-        carry = t >> 32;
-    }
-}
-
-static int big_is_zero(const big *b)
-{
-    for (int i = 0; i < LIMBS; i++)
-        if (b->w[i])
-            return 0;
-    return 1;
-}
-
-/* b = b * f + 0 (magnitude), f < 2^32. */
-static void big_mul_small(big *b, uint32_t f)
-{
-    uint64_t carry = 0;
-    for (int i = 0; i < LIMBS; i++) {
-        uint64_t t = (uint64_t)b->w[i] * f + carry;
-        b->w[i] = (uint32_t)t;
-        carry = t >> 32;
-    }
-}
-
-/* b /= d, returns the remainder (magnitude). */
-static uint32_t big_div_small(big *b, uint32_t d)
-{
-    uint64_t rem = 0;
-    for (int i = LIMBS - 1; i >= 0; i--) {
-        uint64_t cur = rem << 32 | b->w[i];
-        b->w[i] = (uint32_t)(cur / d);
-        rem = cur % d;
-    }
-    return (uint32_t)rem;
-}
-
-/* Adds the finite double x (an element's exact value) to b. */
-static void big_add_double(big *b, double x)
-{
-    if (x == 0)
-        return;
-    int e;
-    double frac = frexp(fabs(x), &e);        /* |x| = frac 2^e, frac in [0.5, 1) */
-    uint64_t m = (uint64_t)ldexp(frac, 53);  /* exact: 53 bits at most */
-    int shift = e - 53 + 1074;
-    while (shift < 0) { /* subnormals: m has trailing zeros */
-        m >>= 1;
-        shift++;
-    }
-    big_add(b, m, shift, x < 0);
-}
-
-/* The exact value of b * 2^-1074 as decimal text, "[-]D.e-1074" style. */
-static char *big_decimal(const big *value)
-{
-    big b = *value;
-    int neg = big_negative(&b);
-    if (neg)
-        big_negate(&b);
-    for (int i = 0; i < 1074; i++) /* * 5^1074: now an integer / 10^1074 */
-        big_mul_small(&b, 5);
-    char digits[LIMBS * 10 + 8];
-    int len = 0;
-    do {
-        uint32_t chunk = big_div_small(&b, 1000000000u);
-        for (int i = 0; i < 9; i++) {
-            digits[len++] = (char)('0' + chunk % 10);
-            chunk /= 10;
-        }
-    } while (!big_is_zero(&b));
-    char *text = malloc((size_t)len + 16);
-    int p = 0;
-    if (neg)
-        text[p++] = '-';
-    for (int i = len - 1; i >= 0; i--)
-        text[p++] = digits[i];
-    sprintf(text + p, "e-1074");
-    return text;
-}
-
-// ----------------------------------------------------------------------------
-// Elements: bits of each dtype, and their exact values
+// Elements and the reference (reduce_data.h)
 
 static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t x = (rng_state += 0x9e3779b97f4a7c15ull);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 static size_t elem_size(cured_dtype d) { return cured_dtype_size(d); }
-
-/* The value of element bits (floats; NAN/INFINITY for specials). */
-static double value_of(cured_dtype d, uint64_t bits)
-{
-    if (d == CURED_F64) {
-        double x;
-        memcpy(&x, &bits, 8);
-        return x;
-    }
-    if (d == CURED_F32 || d == CURED_BF16) {
-        uint32_t u = d == CURED_BF16 ? (uint32_t)bits << 16 : (uint32_t)bits;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    /* f16 by hand */
-    int s = (int)(bits >> 15) & 1, e = (int)(bits >> 10) & 31, f = (int)bits & 1023;
-    double v;
-    if (e == 31)
-        v = f ? NAN : INFINITY;
-    else if (e == 0)
-        v = ldexp(f, -24);
-    else
-        v = ldexp(1024 + f, e - 25);
-    return s ? -v : v;
-}
-
-/* Bits of a float dtype with sign s, unbiased exponent ex (clamped to the
- * normal range, or subnormal below it) and random fraction bits. */
-static uint64_t make_float(cured_dtype d, int s, int ex)
-{
-    int fbits = d == CURED_F16 ? 10 : d == CURED_BF16 ? 7 : d == CURED_F32 ? 23 : 52;
-    int ebits = d == CURED_F16 ? 5 : d == CURED_F64 ? 11 : 8;
-    int bias = (1 << (ebits - 1)) - 1;
-    int e = ex + bias;
-    uint64_t f = rnd() & (((uint64_t)1 << fbits) - 1);
-    if (e < 1) { /* subnormal: shift the hidden bit in */
-        uint64_t m = (((uint64_t)1 << fbits) | f) >> (1 - e);
-        e = 0;
-        f = m;
-    }
-    if (e > 2 * bias)
-        e = 2 * bias;
-    return (uint64_t)s << (fbits + ebits) | (uint64_t)e << fbits | f;
-}
-
-static uint64_t max_finite(cured_dtype d)
-{
-    switch (d) {
-    case CURED_F16: return 0x7bffu;
-    case CURED_BF16: return 0x7f7fu;
-    case CURED_F32: return 0x7f7fffffu;
-    default: return 0x7fefffffffffffffull;
-    }
-}
-
-static void put(void *a, cured_dtype d, uint64_t i, uint64_t bits)
-{
-    memcpy((char *)a + i * elem_size(d), &bits, elem_size(d)); /* little-endian */
-}
-
-static uint64_t get(const void *a, cured_dtype d, uint64_t i)
-{
-    uint64_t bits = 0;
-    memcpy(&bits, (const char *)a + i * elem_size(d), elem_size(d));
-    return bits;
-}
-
-enum { UNIFORM, POSITIVE, CANCEL, WIDE, HUGE_CANCEL, OVERFLOW_DATA, KINDS };
-static const char *kind_names[KINDS] = {"uniform", "positive", "cancel", "wide",
-                                        "huge-cancel", "overflow"};
-
-/* Fills a[0..n) with data of kind k for dtype d. */
-static void fill(void *a, cured_dtype d, uint64_t n, int k)
-{
-    int lo, hi; /* exponent range of "wide" */
-    switch (d) {
-    case CURED_F16: lo = -24; hi = 15; break;
-    case CURED_BF16: lo = -133; hi = 120; break;
-    case CURED_F32: lo = -140; hi = 120; break;
-    default: lo = -1060; hi = 1000; break;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t r = rnd(), bits;
-        switch (k) {
-        case UNIFORM: bits = make_float(d, (int)(r & 1), -1 - (int)(r >> 8) % 12); break;
-        case POSITIVE: bits = make_float(d, 0, -(int)(r >> 8) % 20); break;
-        case WIDE:
-            bits = make_float(d, (int)(r & 1), lo + (int)((r >> 8) % (uint64_t)(hi - lo + 1)));
-            break;
-        case HUGE_CANCEL: {
-            int big_e = d == CURED_F16 ? 15 : 100;
-            int small_e = d == CURED_F16 ? -14 : 0;
-            uint64_t one = make_float(d, 0, small_e) & ~(((uint64_t)1 << (d == CURED_F16 ? 10 : d == CURED_BF16 ? 7 : d == CURED_F32 ? 23 : 52)) - 1);
-            uint64_t huge = make_float(d, 0, big_e) & ~(((uint64_t)1 << (d == CURED_F16 ? 10 : d == CURED_BF16 ? 7 : d == CURED_F32 ? 23 : 52)) - 1);
-            uint64_t sign = (uint64_t)1 << (8 * elem_size(d) - 1);
-            bits = i % 3 == 0 ? huge : i % 3 == 1 ? one : huge | sign;
-            break;
-        }
-        case OVERFLOW_DATA: bits = max_finite(d); break;
-        default: bits = 0; break;
-        }
-        put(a, d, i, bits);
-    }
-    if (k == CANCEL) { /* second half negates the first; a tiny odd one */
-        uint64_t sign = (uint64_t)1 << (8 * elem_size(d) - 1);
-        for (uint64_t i = 0; i < n / 2; i++)
-            put(a, d, n - 1 - i, get(a, d, i) ^ sign);
-        if (n % 2)
-            put(a, d, n / 2, 1); /* the smallest subnormal: the exact sum */
-        if (n >= 4) /* and one more pair off by the smallest subnormal */
-            put(a, d, 0, get(a, d, 0) + 1);
-    }
-}
-
-/* The reference: the correctly rounded sum of a[0..n), as f32 (to_f64 0)
- * or f64 bits, specials by IEEE. */
-static uint64_t reference_sum(const void *a, cured_dtype d, uint64_t n, int to_f64)
-{
-    big b;
-    memset(&b, 0, sizeof b);
-    int pinf = 0, ninf = 0, nan = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        double x = value_of(d, get(a, d, i));
-        if (isnan(x))
-            nan = 1;
-        else if (isinf(x))
-            *(x > 0 ? &pinf : &ninf) = 1;
-        else
-            big_add_double(&b, x);
-    }
-    double v;
-    if (nan || (pinf && ninf)) {
-        v = NAN;
-    } else if (pinf || ninf) {
-        v = pinf ? INFINITY : -INFINITY;
-    } else if (big_is_zero(&b)) {
-        v = 0.0; /* +0, the library's documented sign */
-    } else {
-        char *text = big_decimal(&b);
-        if (to_f64) {
-            v = strtod(text, NULL);
-        } else {
-            float f = strtof(text, NULL);
-            free(text);
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            return u;
-        }
-        free(text);
-    }
-    if (!to_f64) {
-        float f = (float)v;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        if (isnan(v))
-            u = 0x7fc00000u;
-        return u;
-    }
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    if (isnan(v))
-        u = 0x7ff8000000000000ull;
-    return u;
-}
 
 // ----------------------------------------------------------------------------
 // Sums
@@ -335,15 +38,15 @@ static void check_sum(cured_dtype d, uint64_t n, int kind, unsigned flags,
 {
     void *a = malloc(n * elem_size(d) + 8);
     assert_non_null(a);
-    fill(a, d, n, kind);
+    rd_fill(a, d, n, kind, &rng_state);
     int to_f64 = d == CURED_F64 || (flags & CURED_REDUCE_F64);
-    uint64_t want = reference_sum(a, d, n, to_f64), got = 0;
+    uint64_t want = rd_reference_sum(a, d, n, to_f64), got = 0;
     assert_int_equal(cured_reduce_cpu(CURED_OP_SUM, d, n ? a : NULL, n, &got,
                                       flags, threads),
                      CURED_SUCCESS);
     if (got != want)
         fail_msg("%s %s n=%llu threads %d: got %llx, want %llx",
-                 cured_dtype_name(d), kind_names[kind], (unsigned long long)n,
+                 cured_dtype_name(d), rd_kind_names[kind], (unsigned long long)n,
                  threads, (unsigned long long)got, (unsigned long long)want);
     free(a);
 }
@@ -353,7 +56,7 @@ static void test_sums_are_correctly_rounded(void **state)
     (void)state;
     static const uint64_t sizes[] = {0, 1, 2, 3, 1000, (1u << 20) + 3};
     for (size_t t = 0; t < sizeof float_types / sizeof *float_types; t++)
-        for (int k = 0; k < KINDS; k++)
+        for (int k = 0; k < RD_KINDS; k++)
             for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
                 rng_state = 1000 * t + 10 * (uint64_t)k + s;
                 check_sum(float_types[t], sizes[s], k, 0, 0);
@@ -367,11 +70,11 @@ static void test_large_sums(void **state)
     (void)state;
     uint64_t n = (1u << 24) + 5;
     rng_state = 77;
-    check_sum(CURED_F32, n, UNIFORM, 0, 0);
+    check_sum(CURED_F32, n, RD_UNIFORM, 0, 0);
     rng_state = 78;
-    check_sum(CURED_F64, n, WIDE, 0, 0);
+    check_sum(CURED_F64, n, RD_WIDE, 0, 0);
     rng_state = 79;
-    check_sum(CURED_F16, n, CANCEL, 0, 0);
+    check_sum(CURED_F16, n, RD_CANCEL, 0, 0);
 }
 
 /* The cut into threads changes nothing. */
@@ -382,7 +85,7 @@ static void test_any_thread_count_same_bits(void **state)
     for (size_t t = 0; t < sizeof float_types / sizeof *float_types; t++) {
         void *a = malloc(n * 8);
         rng_state = 5 + t;
-        fill(a, float_types[t], n, WIDE);
+        rd_fill(a, float_types[t], n, RD_WIDE, &rng_state);
         uint64_t first = 0;
         for (int threads = 1; threads <= 9; threads += 2) {
             uint64_t got = 0;
@@ -432,7 +135,7 @@ static void test_integer_sums_wrap_or_widen(void **state)
     int64_t want64 = 0;
     rng_state = 9;
     for (uint64_t i = 0; i < n; i++) {
-        a[i] = (int32_t)(uint32_t)rnd();
+        a[i] = (int32_t)(uint32_t)rd_random(&rng_state);
         want64 += a[i];
     }
     int32_t got32;
@@ -471,15 +174,15 @@ static void check_minmax(cured_dtype d, const void *a, uint64_t n)
 {
     int64_t want_min = -1, want_max = -1, nan_at = -1;
     for (uint64_t i = 0; i < n; i++) {
-        double x = value_of(d, get(a, d, i));
+        double x = rd_value(d, rd_get(a, d, i));
         if (isnan(x)) {
             if (nan_at < 0)
                 nan_at = (int64_t)i;
             continue;
         }
-        if (want_min < 0 || less(x, value_of(d, get(a, d, (uint64_t)want_min))))
+        if (want_min < 0 || less(x, rd_value(d, rd_get(a, d, (uint64_t)want_min))))
             want_min = (int64_t)i;
-        if (want_max < 0 || less(value_of(d, get(a, d, (uint64_t)want_max)), x))
+        if (want_max < 0 || less(rd_value(d, rd_get(a, d, (uint64_t)want_max)), x))
             want_max = (int64_t)i;
     }
     if (nan_at >= 0)
@@ -491,10 +194,10 @@ static void check_minmax(cured_dtype d, const void *a, uint64_t n)
     assert_int_equal(got, want_max);
     uint64_t bits = 0;
     assert_int_equal(cured_reduce_cpu(CURED_OP_MIN, d, a, n, &bits, 0, 3), 0);
-    assert_int_equal(bits, get(a, d, (uint64_t)want_min));
+    assert_int_equal(bits, rd_get(a, d, (uint64_t)want_min));
     bits = 0;
     assert_int_equal(cured_reduce_cpu(CURED_OP_MAX, d, a, n, &bits, 0, 3), 0);
-    assert_int_equal(bits, get(a, d, (uint64_t)want_max));
+    assert_int_equal(bits, rd_get(a, d, (uint64_t)want_max));
 }
 
 static void test_minmax_order_and_ties(void **state)
@@ -505,20 +208,20 @@ static void test_minmax_order_and_ties(void **state)
         cured_dtype d = float_types[t];
         void *a = malloc(n * 8);
         rng_state = 40 + t;
-        fill(a, d, n, WIDE);
+        rd_fill(a, d, n, RD_WIDE, &rng_state);
         check_minmax(d, a, n);
         /* ties: the same extreme twice; zeros of both signs */
-        put(a, d, 7, get(a, d, n - 3));
+        rd_put(a, d, 7, rd_get(a, d, n - 3));
         check_minmax(d, a, n);
         uint64_t sign = (uint64_t)1 << (8 * elem_size(d) - 1);
         for (uint64_t i = 0; i < n; i++)
-            put(a, d, i, i % 2 ? 0 : sign);
+            rd_put(a, d, i, i % 2 ? 0 : sign);
         check_minmax(d, a, n);
         /* a NaN: it wins, the first one */
-        fill(a, d, n, UNIFORM);
-        uint64_t nan = max_finite(d) + 2; /* exponent all ones, fraction != 0 */
-        put(a, d, 1234, nan);
-        put(a, d, 99999, nan);
+        rd_fill(a, d, n, RD_UNIFORM, &rng_state);
+        uint64_t nan = rd_max_finite(d) + 2; /* exponent all ones, fraction != 0 */
+        rd_put(a, d, 1234, nan);
+        rd_put(a, d, 99999, nan);
         check_minmax(d, a, n);
         free(a);
     }

@@ -16,6 +16,7 @@
 #define CURED_SUM_BLOCK_CUH
 
 #include "reduce_kernels.h"
+#include "shard_state.h"
 #include "sum_thread.cuh"
 #include "xacc.h"
 
@@ -68,10 +69,16 @@ __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 acc, int q,
 }
 
 /* Rounds d[lo..hi) (f32 or f64 per flags and family) and writes the
- * result, specials first. One thread. */
+ * result, specials first; in the sharded path's state mode
+ * (SHARD_KERNEL_STATE) writes the exact state instead, for the ranks to
+ * combine (shard_state.h). One thread. */
 __device__ inline void exact_write(xacc_family f, int64_t *d, int lo, int hi,
                                    unsigned special, const cured_reduce_kernel_args &a)
 {
+    if (a.flags & SHARD_KERNEL_STATE) {
+        shard_put_sum((uint64_t *)a.out, d, lo, hi, xacc_family_of(f).ndig, special);
+        return;
+    }
     int to_f64 = f == XACC_F64 || (a.flags & CURED_REDUCE_F64);
     uint64_t bits = special ? xacc_special_result(special, to_f64)
                             : xacc_round(f, d, lo, hi, to_f64);
