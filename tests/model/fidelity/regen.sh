@@ -18,5 +18,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 nvcc -arch=sm_90 -ptx -lineinfo kernels.cu -o kernels.ptx
+# nvcc writes the source's absolute path into .file; keep the one inside
+# the repository, so the fixture names no machine's folders.
+sed -i -E 's|^(\s*\.file\s+[0-9]+\s+)"[^"]*/(tests/model/fidelity/kernels\.cu)"|\1"\2"|' kernels.ptx
 ptxas -arch=sm_90 -lineinfo kernels.ptx -o "$tmp/kernels.cubin"
 nvdisasm -gp -c "$tmp/kernels.cubin" > kernels.sass
