@@ -9,6 +9,7 @@
  * Pure C, unit-tested on the CPU with fixed rows (tests/bench).
  */
 #include "bench_api.h"
+#include "csv_out.h"
 #include "json_out.h"
 
 #include <math.h>
@@ -134,30 +135,6 @@ void bench_api_print_table(FILE *out, const bench_api_results *r)
         fprintf(out, "# launch floor (an empty kernel, back to back): %.2f us\n", r->floor_us);
 }
 
-/* Prints a CSV field, quoted when it needs to be (RFC 4180). */
-static void csv_string(FILE *out, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n") == NULL) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-/* ",v" with fmt, or a bare "," for NAN. */
-static void csv_number(FILE *out, const char *fmt, double v)
-{
-    fputc(',', out);
-    if (isfinite(v))
-        fprintf(out, fmt, v);
-}
-
 void bench_api_print_csv(FILE *out, const bench_api_results *r)
 {
     fprintf(out, "job,mode,dtype,out,log2n,n,bytes,calls,runs,median_us,q1_us,q3_us,"
@@ -170,22 +147,22 @@ void bench_api_print_csv(FILE *out, const bench_api_results *r)
                 (unsigned long long)row->n,
                 (unsigned long long)(row->n * cured_dtype_size(row->dtype)), row->calls,
                 row->us.runs);
-        csv_number(out, "%.3f", median_of(row));
-        csv_number(out, "%.3f", timed ? row->us.q1 : NAN);
-        csv_number(out, "%.3f", timed ? row->us.q3 : NAN);
-        csv_number(out, "%.3f", timed ? row->us.min : NAN);
-        csv_number(out, "%.3f", timed ? row->us.max : NAN);
-        csv_number(out, "%.2f", bench_noise_pct(&row->us));
-        csv_number(out, "%.2f", row->gbps);
-        csv_number(out, "%.2f", row->pct_read);
-        csv_number(out, "%.4f", row->cub_over);
+        cured_csv_number(out, "%.3f", median_of(row));
+        cured_csv_number(out, "%.3f", timed ? row->us.q1 : NAN);
+        cured_csv_number(out, "%.3f", timed ? row->us.q3 : NAN);
+        cured_csv_number(out, "%.3f", timed ? row->us.min : NAN);
+        cured_csv_number(out, "%.3f", timed ? row->us.max : NAN);
+        cured_csv_number(out, "%.2f", bench_noise_pct(&row->us));
+        cured_csv_number(out, "%.2f", row->gbps);
+        cured_csv_number(out, "%.2f", row->pct_read);
+        cured_csv_number(out, "%.4f", row->cub_over);
         fputc(',', out);
         if (isinf(row->ulps))
             fputs("nan", out);
         else if (!isnan(row->ulps))
             fprintf(out, "%.0f", row->ulps);
         fputc(',', out);
-        csv_string(out, row->note);
+        cured_csv_string(out, row->note);
         fputc('\n', out);
     }
 }

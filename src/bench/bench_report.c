@@ -7,6 +7,7 @@
  * Pure C, unit-tested on the CPU with fixed rows.
  */
 #include "bench.h"
+#include "csv_out.h"
 #include "json_out.h"
 
 #include <math.h>
@@ -123,54 +124,29 @@ void bench_print_table(FILE *out, const bench_results *results)
     }
 }
 
-/* Prints a CSV field: bare when it needs no quoting, else in double quotes
- * with inner quotes doubled (RFC 4180). */
-static void print_csv_string(FILE *out, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n") == NULL) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-/* Prints ",v" with fmt, or a bare "," (an empty field) for NAN. */
-static void print_csv_number(FILE *out, const char *fmt, double v)
-{
-    fputc(',', out);
-    if (isfinite(v))
-        fprintf(out, fmt, v);
-}
-
 void bench_print_csv(FILE *out, const bench_results *results)
 {
     fprintf(out, "kernel,log2n,n,dtype,bytes,runs,median_us,q1_us,q3_us,min_us,"
                  "max_us,noise_pct,gbps,pct_read,x_cub,check,exhibit,abs_diff,note\n");
     for (int i = 0; i < results->count; i++) {
         const bench_result *r = &results->items[i];
-        print_csv_string(out, r->kernel);
+        cured_csv_string(out, r->kernel);
         fprintf(out, ",%d,%llu,%s,%llu,%d", r->log2n, (unsigned long long)r->n,
                 results->dtype ? results->dtype : "",
                 (unsigned long long)(r->n * r->elem_bytes), r->us.runs);
-        print_csv_number(out, "%.3f", timed_median(r));
-        print_csv_number(out, "%.3f", r->us.runs > 0 ? r->us.q1 : NAN);
-        print_csv_number(out, "%.3f", r->us.runs > 0 ? r->us.q3 : NAN);
-        print_csv_number(out, "%.3f", r->us.runs > 0 ? r->us.min : NAN);
-        print_csv_number(out, "%.3f", r->us.runs > 0 ? r->us.max : NAN);
-        print_csv_number(out, "%.2f", bench_noise_pct(&r->us));
-        print_csv_number(out, "%.2f", r->gbps);
-        print_csv_number(out, "%.2f", r->pct_read);
-        print_csv_number(out, "%.4f", r->x_cub);
+        cured_csv_number(out, "%.3f", timed_median(r));
+        cured_csv_number(out, "%.3f", r->us.runs > 0 ? r->us.q1 : NAN);
+        cured_csv_number(out, "%.3f", r->us.runs > 0 ? r->us.q3 : NAN);
+        cured_csv_number(out, "%.3f", r->us.runs > 0 ? r->us.min : NAN);
+        cured_csv_number(out, "%.3f", r->us.runs > 0 ? r->us.max : NAN);
+        cured_csv_number(out, "%.2f", bench_noise_pct(&r->us));
+        cured_csv_number(out, "%.2f", r->gbps);
+        cured_csv_number(out, "%.2f", r->pct_read);
+        cured_csv_number(out, "%.4f", r->x_cub);
         fprintf(out, ",%s,%d", check_name(r), r->is_exhibit);
-        print_csv_number(out, "%.6g", r->abs_diff);
+        cured_csv_number(out, "%.6g", r->abs_diff);
         fputc(',', out);
-        print_csv_string(out, r->note);
+        cured_csv_string(out, r->note);
         fputc('\n', out);
     }
 }
