@@ -89,7 +89,8 @@ typedef struct bench_result {
 /* A growing list of rows plus what they were measured on. */
 typedef struct bench_results {
     bench_result *items;
-    int count, capacity;
+    int count;
+    size_t capacity;
     char device[96];       /* "NVIDIA H200", or "" */
     size_t l2_bytes;       /* the flushed L2's size */
     const char *dtype;     /* "f32", ... */

@@ -62,7 +62,8 @@ typedef struct bench_api_row {
 
 typedef struct bench_api_results {
     bench_api_row *items;
-    int count, capacity;
+    int count;
+    size_t capacity;
     char device[96];
     size_t l2_bytes;
     double floor_us;      /* the median of the warm launch rows (NAN if none) */

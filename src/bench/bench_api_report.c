@@ -10,6 +10,7 @@
  */
 #include "bench_api.h"
 #include "csv_out.h"
+#include "grow.h"
 #include "json_out.h"
 
 #include <math.h>
@@ -18,14 +19,9 @@
 
 int bench_api_add(bench_api_results *r, const bench_api_row *row)
 {
-    if (r->count == r->capacity) {
-        int capacity = r->capacity ? 2 * r->capacity : 64;
-        bench_api_row *items = realloc(r->items, (size_t)capacity * sizeof *items);
-        if (items == NULL)
-            return -1;
-        r->items = items;
-        r->capacity = capacity;
-    }
+    if (cured_grow((void **)&r->items, &r->capacity, r->count + 1,
+                   sizeof *r->items) != 0)
+        return -1;
     r->items[r->count++] = *row;
     return 0;
 }

@@ -8,6 +8,7 @@
  */
 #include "bench.h"
 #include "csv_out.h"
+#include "grow.h"
 #include "json_out.h"
 
 #include <math.h>
@@ -16,15 +17,9 @@
 
 int bench_results_add(bench_results *results, const bench_result *row)
 {
-    if (results->count == results->capacity) {
-        int capacity = results->capacity ? 2 * results->capacity : 64;
-        bench_result *items =
-            realloc(results->items, (size_t)capacity * sizeof *items);
-        if (items == NULL)
-            return -1;
-        results->items = items;
-        results->capacity = capacity;
-    }
+    if (cured_grow((void **)&results->items, &results->capacity, results->count + 1,
+                   sizeof *results->items) != 0)
+        return -1;
     results->items[results->count++] = *row;
     return 0;
 }

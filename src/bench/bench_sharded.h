@@ -41,7 +41,8 @@ typedef struct bench_sharded_row {
 
 typedef struct bench_sharded_results {
     bench_sharded_row *items;
-    int count, capacity;
+    int count;
+    size_t capacity;
     int gpus;
     char device[96]; /* GPU 0's name */
 } bench_sharded_results;

@@ -5,6 +5,7 @@
  *          bench_sharded_print_table, bench_sharded_print_csv
  */
 #include "bench_sharded.h"
+#include "grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,15 +14,9 @@
 int bench_sharded_results_add(bench_sharded_results *results,
                               const bench_sharded_row *row)
 {
-    if (results->count == results->capacity) {
-        int capacity = results->capacity ? 2 * results->capacity : 16;
-        bench_sharded_row *items =
-            realloc(results->items, (size_t)capacity * sizeof *items);
-        if (items == NULL)
-            return -1;
-        results->items = items;
-        results->capacity = capacity;
-    }
+    if (cured_grow((void **)&results->items, &results->capacity, results->count + 1,
+                   sizeof *results->items) != 0)
+        return -1;
     results->items[results->count++] = *row;
     return 0;
 }

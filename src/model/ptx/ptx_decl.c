@@ -184,7 +184,7 @@ static int parse_init_value(ptx_parser *p, ptx_type type, init_values *vals)
                         ptx_text(p, t), ptx_type_name(type));
     if ((uint64_t)(vals->count + 1) * ptx_type_size(type) > PTX_MAX_INIT_BYTES)
         return ptx_fail(p, t, "initialiser too large");
-    if (ptx_grow((void **)&vals->bits, &vals->cap, vals->count + 1,
+    if (cured_grow((void **)&vals->bits, &vals->cap, vals->count + 1,
                  sizeof *vals->bits) != 0)
         return ptx_fail(p, t, "out of memory");
     vals->bits[vals->count++] = bits;

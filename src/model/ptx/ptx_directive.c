@@ -113,7 +113,7 @@ static int parse_file(ptx_parser *p)
     cured_model_module *m = p->m;
     size_t need = (size_t)index + 1;
     if (need > (size_t)m->nfiles) {
-        if (ptx_grow((void **)&m->files, &p->files_cap, need, sizeof *m->files) != 0)
+        if (cured_grow((void **)&m->files, &p->files_cap, need, sizeof *m->files) != 0)
             return ptx_fail(p, at, "out of memory");
         memset(m->files + m->nfiles, 0, (need - (size_t)m->nfiles) * sizeof *m->files);
         m->nfiles = (int)need;
@@ -182,7 +182,7 @@ static int add_frame(ptx_parser *p, const ptx_token *at, int64_t file, int64_t l
                      int32_t caller, int32_t *index)
 {
     if (p->nframes >= INT32_MAX - 1 ||
-        ptx_grow((void **)&p->frames, &p->frames_cap, p->nframes + 1,
+        cured_grow((void **)&p->frames, &p->frames_cap, p->nframes + 1,
                  sizeof *p->frames) != 0)
         return ptx_fail(p, at, "out of memory");
     p->frames[p->nframes] = (ptx_loc_frame){(uint32_t)line, (uint16_t)file, caller};

@@ -36,7 +36,7 @@ static int parse_param_list(ptx_parser *p, int32_t function, int32_t **out,
             if (ptx_parse_param(p, function, &symbol) != 0)
                 goto fail;
             if (n >= INT32_MAX / 2 ||
-                ptx_grow((void **)&list, &cap, n + 1, sizeof *list) != 0) {
+                cured_grow((void **)&list, &cap, n + 1, sizeof *list) != 0) {
                 ptx_fail(p, open, "out of memory");
                 goto fail;
             }
@@ -145,7 +145,7 @@ static int declare_function(ptx_parser *p, const ptx_token *name, int is_entry,
         return 0;
     }
     if (m->nfunctions >= INT32_MAX - 1 ||
-        ptx_grow((void **)&m->functions, &p->functions_cap,
+        cured_grow((void **)&m->functions, &p->functions_cap,
                  (size_t)m->nfunctions + 1, sizeof *m->functions) != 0)
         return ptx_fail(p, name, "out of memory");
     ptx_function *fn = &m->functions[m->nfunctions];

@@ -148,7 +148,7 @@ static void graph_free(call_graph *g)
 /* Appends v to a growing int32 array. */
 static int push_int(int32_t **array, size_t *count, size_t *cap, int32_t v)
 {
-    if (ptx_grow((void **)array, cap, *count + 1, sizeof **array) != 0)
+    if (cured_grow((void **)array, cap, *count + 1, sizeof **array) != 0)
         return -1;
     (*array)[(*count)++] = v;
     return 0;
@@ -373,7 +373,7 @@ static int cover_loc_files(ptx_parser *p)
     }
     if (need == m->nfiles)
         return 0;
-    if (ptx_grow((void **)&m->files, &p->files_cap, (size_t)need,
+    if (cured_grow((void **)&m->files, &p->files_cap, (size_t)need,
                  sizeof *m->files) != 0) {
         ptx_error_setf(p->err, 1, 1, "out of memory");
         return -1;

@@ -78,7 +78,7 @@ static int emit(lexer *lx, ptx_token_kind kind, size_t start, size_t end,
         return -1;
     }
     ptx_tokens *t = lx->out;
-    if (ptx_grow((void **)&t->items, &t->capacity, t->count + 1,
+    if (cured_grow((void **)&t->items, &t->capacity, t->count + 1,
                  sizeof *t->items) != 0) {
         ptx_error_setf(lx->err, line, column, "out of memory");
         return -1;

@@ -94,7 +94,7 @@ int ptx_add_symbol(ptx_parser *p, const ptx_token *at, const char *name,
 {
     cured_model_module *m = p->m;
     if (m->nsymbols >= INT32_MAX - 1 ||
-        ptx_grow((void **)&m->symbols, &p->symbols_cap, (size_t)m->nsymbols + 1,
+        cured_grow((void **)&m->symbols, &p->symbols_cap, (size_t)m->nsymbols + 1,
                  sizeof *m->symbols) != 0)
         return ptx_fail(p, at, "out of memory");
     char *copy = ptx_strndup(name, len);
@@ -119,7 +119,7 @@ int ptx_add_register(ptx_parser *p, const ptx_token *at, char *name,
                         "the module", PTX_MAX_REGISTERS, PTX_MAX_MODULE_REGISTERS);
     }
     p->module_registers++;
-    if (ptx_grow((void **)&fn->regs, &p->regs_cap, (size_t)fn->nregs + 1,
+    if (cured_grow((void **)&fn->regs, &p->regs_cap, (size_t)fn->nregs + 1,
                  sizeof *fn->regs) != 0) {
         free(name);
         return ptx_fail(p, at, "out of memory");
@@ -134,7 +134,7 @@ int ptx_add_instr(ptx_parser *p, const ptx_token *at, ptx_instr **out)
 {
     ptx_function *fn = ptx_current(p);
     if (fn->ncode >= INT32_MAX - 1 ||
-        ptx_grow((void **)&fn->code, &p->code_cap, (size_t)fn->ncode + 1,
+        cured_grow((void **)&fn->code, &p->code_cap, (size_t)fn->ncode + 1,
                  sizeof *fn->code) != 0)
         return ptx_fail(p, at, "out of memory");
     ptx_instr *ins = &fn->code[fn->ncode++];
@@ -164,7 +164,7 @@ int ptx_add_call_param(ptx_parser *p, const ptx_token *at, int32_t symbol)
 {
     ptx_function *fn = ptx_current(p);
     if (fn->ncall_params >= INT32_MAX - 1 ||
-        ptx_grow((void **)&fn->call_params, &p->call_params_cap,
+        cured_grow((void **)&fn->call_params, &p->call_params_cap,
                  (size_t)fn->ncall_params + 1, sizeof *fn->call_params) != 0)
         return ptx_fail(p, at, "out of memory");
     fn->call_params[fn->ncall_params++] = symbol;
@@ -174,7 +174,7 @@ int ptx_add_call_param(ptx_parser *p, const ptx_token *at, int32_t symbol)
 int ptx_add_fixup(ptx_parser *p, const ptx_token *at, ptx_fixup **list,
                   size_t *count, size_t *cap, const ptx_fixup *fixup)
 {
-    if (ptx_grow((void **)list, cap, *count + 1, sizeof **list) != 0)
+    if (cured_grow((void **)list, cap, *count + 1, sizeof **list) != 0)
         return ptx_fail(p, at, "out of memory");
     (*list)[(*count)++] = *fixup;
     return 0;

@@ -82,7 +82,7 @@ static int rehash(ptx_scope *s, size_t cap)
 
 int ptx_scope_push(ptx_scope *s)
 {
-    if (ptx_grow((void **)&s->marks, &s->marks_cap, s->nmarks + 1,
+    if (cured_grow((void **)&s->marks, &s->marks_cap, s->nmarks + 1,
                  sizeof *s->marks) != 0)
         return -1;
     s->marks[s->nmarks++] = s->nbindings;
@@ -137,7 +137,7 @@ int ptx_scope_bind(ptx_scope *s, const char *name, size_t len, uint8_t kind,
         if (s->bindings[shadowed].depth == depth)
             return 1;
     }
-    if (ptx_grow((void **)&s->bindings, &s->bindings_cap, s->nbindings + 1,
+    if (cured_grow((void **)&s->bindings, &s->bindings_cap, s->nbindings + 1,
                  sizeof *s->bindings) != 0)
         return -1;
     ptx_binding *e = &s->bindings[s->nbindings];

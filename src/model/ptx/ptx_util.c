@@ -1,6 +1,6 @@
 /* ptx_util.c - small helpers shared by the PTX parser's files.
  *
- * defines: ptx_error_setf, ptx_grow, ptx_strndup
+ * defines: ptx_error_setf, ptx_strndup
  */
 #include "ptx_util.h"
 
@@ -23,26 +23,6 @@ void ptx_error_setf(cured_model_parse_error *err, uint32_t line, uint32_t column
     va_start(ap, fmt);
     vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
     va_end(ap);
-}
-
-int ptx_grow(void **array, size_t *capacity, size_t need, size_t elem)
-{
-    if (need <= *capacity)
-        return 0;
-    size_t cap = *capacity ? *capacity : 8;
-    while (cap < need) {
-        if (cap > SIZE_MAX / 2)
-            return -1;
-        cap *= 2;
-    }
-    if (elem != 0 && cap > SIZE_MAX / elem)
-        return -1;
-    void *grown = realloc(*array, cap * elem);
-    if (grown == NULL)
-        return -1;
-    *array = grown;
-    *capacity = cap;
-    return 0;
 }
 
 char *ptx_strndup(const char *s, size_t n)

@@ -10,6 +10,7 @@
  * it; a label (`NAME:`) starts a new straight-line stretch.
  */
 #include "sass.h"
+#include "grow.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -29,8 +30,8 @@ typedef struct reader {
     sass_error *err;
     uint32_t line;          /* the current text line */
     int function;           /* the current function, -1 before the first */
-    int capacity;           /* of the current function's code */
-    int fcapacity;          /* of m->functions */
+    size_t capacity;        /* of the current function's code */
+    size_t fcapacity;       /* of m->functions */
     uint16_t file;          /* the current annotation */
     uint32_t src_line;
     int new_block;          /* a label or jump since the last instruction */
@@ -76,14 +77,9 @@ static int start_function(reader *r, const char *name, size_t n)
         return fail(r, "a function without a name");
     if (m->nfunctions == MAX_FUNCTIONS)
         return fail(r, "more than %d functions", MAX_FUNCTIONS);
-    if (m->nfunctions == r->fcapacity) {
-        int cap = r->fcapacity ? 2 * r->fcapacity : 16;
-        sass_function *grown = realloc(m->functions, (size_t)cap * sizeof *grown);
-        if (grown == NULL)
-            return fail(r, "out of memory");
-        m->functions = grown;
-        r->fcapacity = cap;
-    }
+    if (cured_grow((void **)&m->functions, &r->fcapacity, (size_t)m->nfunctions + 1,
+                   sizeof *m->functions) != 0)
+        return fail(r, "out of memory");
     sass_function *f = &m->functions[m->nfunctions];
     memset(f, 0, sizeof *f);
     f->name = copy_of(name, n);
@@ -193,14 +189,9 @@ static int read_instruction(reader *r, const char *s, const char *end)
     if (r->total == MAX_INSTRUCTIONS)
         return fail(r, "more than %d instructions", MAX_INSTRUCTIONS);
     sass_function *f = &r->m->functions[r->function];
-    if (f->ncode == r->capacity) {
-        int cap = r->capacity ? 2 * r->capacity : 64;
-        sass_instr *grown = realloc(f->code, (size_t)cap * sizeof *grown);
-        if (grown == NULL)
-            return fail(r, "out of memory");
-        f->code = grown;
-        r->capacity = cap;
-    }
+    if (cured_grow((void **)&f->code, &r->capacity, (size_t)f->ncode + 1,
+                   sizeof *f->code) != 0)
+        return fail(r, "out of memory");
     sass_instr *ins = &f->code[f->ncode];
     memset(ins, 0, sizeof *ins);
     char why[160];
