@@ -124,6 +124,44 @@ static void test_specials(void **state)
     assert_true(got == 0 && !signbit(got));
 }
 
+/* Ties to even decided by a bit far below the result: the sticky bit
+ * lies dozens of digits under the leading one (the smallest subnormal
+ * beside 1 + half an ulp). */
+static void test_ties_and_far_sticky_bits(void **state)
+{
+    (void)state;
+    const double tiny = ldexp(1, -1074), half = ldexp(1, -53), ulp = ldexp(1, -52);
+    const double cases[][4] = {
+        /* elements (3), the correctly rounded sum */
+        {1, half, tiny, 1 + ulp},   /* above the tie: up */
+        {1, half, 0, 1},            /* the tie, even: stays */
+        {1, half, -tiny, 1},        /* below the tie: down */
+        {1 + ulp, half, 0, 1 + 2 * ulp}, /* the tie, odd: up to even */
+        {-1, -half, -tiny, -1 - ulp},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        double got = 0;
+        assert_int_equal(cured_reduce_cpu(CURED_OP_SUM, CURED_F64, cases[i], 3, &got, 0, 1),
+                         CURED_SUCCESS);
+        if (got != cases[i][3])
+            fail_msg("f64 case %zu: got %a, want %a", i, got, cases[i][3]);
+    }
+    const float ftiny = ldexpf(1, -149), fhalf = ldexpf(1, -24), fulp = ldexpf(1, -23);
+    const float fcases[][4] = {
+        {1, fhalf, ftiny, 1 + fulp},
+        {1, fhalf, 0, 1},
+        {1, fhalf, -ftiny, 1},
+        {-1 - fulp, -fhalf, 0, -1 - 2 * fulp},
+    };
+    for (size_t i = 0; i < sizeof fcases / sizeof *fcases; i++) {
+        float got = 0;
+        assert_int_equal(cured_reduce_cpu(CURED_OP_SUM, CURED_F32, fcases[i], 3, &got, 0, 1),
+                         CURED_SUCCESS);
+        if (got != fcases[i][3])
+            fail_msg("f32 case %zu: got %a, want %a", i, (double)got, (double)fcases[i][3]);
+    }
+}
+
 // ----------------------------------------------------------------------------
 // Integers
 
@@ -301,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_large_sums),
         cmocka_unit_test(test_any_thread_count_same_bits),
         cmocka_unit_test(test_specials),
+        cmocka_unit_test(test_ties_and_far_sticky_bits),
         cmocka_unit_test(test_integer_sums_wrap_or_widen),
         cmocka_unit_test(test_minmax_order_and_ties),
         cmocka_unit_test(test_minmax_integers_and_empty),

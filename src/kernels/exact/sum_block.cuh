@@ -3,7 +3,8 @@
  * per block, the blocks' digits into one sum, rounded once.
  *
  * defines: EXACT_WS_*, exact_block_state, exact_block_begin,
- *          exact_block_sum, exact_grid_finish
+ *          exact_block_sum, exact_block_digits, exact_write,
+ *          exact_grid_finish
  *
  * Each warp sums its lanes' integers in 160 bits and adds them to the
  * block's digits in shared memory. One block rounds and writes the result;
@@ -16,6 +17,7 @@
 #define CURED_SUM_BLOCK_CUH
 
 #include "reduce_kernels.h"
+#include "round_warp.cuh"
 #include "shard_state.h"
 #include "sum_thread.cuh"
 #include "xacc.h"
@@ -29,7 +31,9 @@
 /* What a block keeps in shared memory for its sum. */
 template <int NDIG>
 struct exact_block_state {
-    int64_t digits[NDIG]; /* the superaccumulator, then the block's digits */
+    int64_t digits[NDIG];      /* the superaccumulator (the slow paths') */
+    int64_t warp_piece[32][6]; /* each warp's sum, as six pieces */
+    int warp_first[32];        /* the digit of each warp's piece 0 */
     unsigned special;
 };
 
@@ -45,66 +49,98 @@ __device__ void exact_block_begin(exact_block_state<NDIG> &s)
     __syncthreads();
 }
 
-/* The block's exact sum: every thread calls it after its accumulator's
- * finish() with that accumulator's (total, base, special). Afterwards (a
- * barrier) s.digits holds the block's carry-save digits and s.special its
- * special bits. */
+/* Each warp's exact sum into its row of s: every thread calls it after its
+ * accumulator's finish() with that accumulator's (total, base, special);
+ * lanes 0..5 store the warp's six pieces (no atomics: a row per warp), the
+ * special bits are ORed into s.special. Ends with a barrier. */
 template <int NDIG>
 __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 acc, int q,
                                 unsigned special)
 {
-    unsigned lane = threadIdx.x & 31u;
+    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     u160 w = warp_sum_u160(acc); /* in every lane */
     unsigned sp = __reduce_or_sync(FULL_WARP, special);
-    if (q >= 0 && lane < 6 && !u160_is_zero(w)) {
+    bool none = q < 0 || u160_is_zero(w);
+    if (lane < 6) {
         int k;
-        int64_t piece = u160_piece(w, q, lane, &k);
-        if (piece != 0)
-            atomicAdd((unsigned long long *)&s.digits[k + (int)lane],
-                      (unsigned long long)piece);
+        s.warp_piece[warp][lane] = none ? 0 : u160_piece(w, q, lane, &k);
     }
-    if (lane == 0 && sp)
-        atomicOr(&s.special, sp);
+    if (lane == 0) {
+        s.warp_first[warp] = none ? -8 : q >> 5;
+        if (sp)
+            atomicOr(&s.special, sp);
+    }
     __syncthreads();
 }
 
-/* Rounds d[lo..hi) (f32 or f64 per flags and family) and writes the
- * result, specials first; in the sharded path's state mode
- * (SHARD_KERNEL_STATE) writes the exact state instead, for the ranks to
- * combine (shard_state.h). One thread. */
-__device__ inline void exact_write(xacc_family f, int64_t *d, int lo, int hi,
-                                   unsigned special, const cured_reduce_kernel_args &a)
+/* The block's digits in warp 0's registers (digit lane + 32 i in d[i]):
+ * the superaccumulator's plus every warp's pieces, then one carry step, so
+ * that each digit lies in [-2^31, 2^32 + 2^31) (the top one: its whole
+ * value). */
+template <int NDIG>
+__device__ void exact_block_digits(const exact_block_state<NDIG> &s,
+                                   int64_t (&d)[warp_digit_count<NDIG>::PER])
 {
+    const int PER = warp_digit_count<NDIG>::PER;
+    unsigned lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        int D = (int)lane + 32 * i;
+        d[i] = D < NDIG ? s.digits[D] : 0;
+    }
+    /* eight warps at a time, their loads independent of one another */
+    for (unsigned w0 = 0; w0 < warps; w0 += 8) {
+        int first[8];
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+            first[u] = w0 + u < warps ? s.warp_first[w0 + u] : -8;
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < PER; i++) {
+                int j = (int)lane + 32 * i - first[u];
+                if (j >= 0 && j < 6)
+                    d[i] += s.warp_piece[w0 + u][j];
+            }
+    }
+    warp_carry_step<NDIG>(d);
+}
+
+/* Rounds the normalised sum n (f32 or f64 per flags and family) and writes
+ * the result, specials first; in the sharded path's state mode
+ * (SHARD_KERNEL_STATE) writes the exact state instead, for the ranks to
+ * combine (shard_state.h: the special bits, then the normalised digits,
+ * which n is). Warp 0 calls it. */
+template <int NDIG>
+__device__ inline void exact_write(xacc_family f, warp_normal<NDIG> &n, unsigned special,
+                                   const cured_reduce_kernel_args &a)
+{
+    const int PER = warp_digit_count<NDIG>::PER;
+    unsigned lane = threadIdx.x & 31u;
     if (a.flags & SHARD_KERNEL_STATE) {
-        shard_put_sum((uint64_t *)a.out, d, lo, hi, xacc_family_of(f).ndig, special);
+        uint64_t *at = (uint64_t *)a.out;
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            int D = (int)lane + 32 * i;
+            if (D < NDIG - 1)
+                at[1 + D] = n.w[i];
+            else if (D == NDIG - 1)
+                at[1 + D] = (uint64_t)n.top;
+        }
+        if (lane == 0)
+            at[0] = special;
         return;
     }
     int to_f64 = f == XACC_F64 || (a.flags & CURED_REDUCE_F64);
-    uint64_t bits = special ? xacc_special_result(special, to_f64)
-                            : xacc_round(f, d, lo, hi, to_f64);
+    uint64_t bits = warp_round<NDIG>(f, n, to_f64);
+    if (lane != 0)
+        return;
+    if (special)
+        bits = xacc_special_result(special, to_f64);
     if (to_f64)
         *(unsigned long long *)a.out = bits;
     else
         *(unsigned *)a.out = (unsigned)bits;
-}
-
-/* The nonzero span [lo, hi) of the digits that warp 0's lanes hold (digit
- * lane + 32 i in d[i]), in every lane; lo >= hi when all are zero. */
-template <int NDIG>
-__device__ void digit_span(const int64_t (&d)[(NDIG + 31) / 32], int *lo, int *hi)
-{
-    unsigned lane = threadIdx.x & 31u;
-    int l = NDIG, h = 0;
-#pragma unroll
-    for (int i = 0; i < (NDIG + 31) / 32; i++) {
-        int D = (int)lane + 32 * i;
-        if (D < NDIG && d[i] != 0) {
-            l = min(l, D);
-            h = max(h, D + 1);
-        }
-    }
-    *lo = __reduce_min_sync(FULL_WARP, l);
-    *hi = __reduce_max_sync(FULL_WARP, h);
 }
 
 /* Ends the kernel after exact_block_sum: writes the result (one block), or
@@ -115,33 +151,15 @@ template <int NDIG>
 __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
                                   const cured_reduce_kernel_args &a)
 {
-    const int PER = (NDIG + 31) / 32;
+    const int PER = warp_digit_count<NDIG>::PER;
     unsigned lane = threadIdx.x & 31u;
     if (threadIdx.x >= 32)
         return;
-    /* One carry step: digit D keeps its low 32 bits and takes D-1's carry
-     * (the top digit keeps all of its own): every digit below 2^33. */
     int64_t d[PER];
-#pragma unroll
-    for (int i = 0; i < PER; i++) {
-        int D = (int)lane + 32 * i;
-        d[i] = 0;
-        if (D < NDIG) {
-            int64_t below = D > 0 ? s.digits[D - 1] >> 32 : 0;
-            d[i] = (D < NDIG - 1 ? (s.digits[D] & 0xffffffffll) : s.digits[D]) + below;
-        }
-    }
-    int lo, hi;
+    exact_block_digits<NDIG>(s, d);
     if (gridDim.x == 1) {
-        __syncwarp();
-#pragma unroll
-        for (int i = 0; i < PER; i++)
-            if ((int)lane + 32 * i < NDIG)
-                s.digits[lane + 32 * i] = d[i];
-        digit_span<NDIG>(d, &lo, &hi);
-        __syncwarp();
-        if (lane == 0)
-            exact_write(f, s.digits, lo, hi, s.special, a);
+        warp_normal<NDIG> n = warp_normalize<NDIG>(d);
+        exact_write<NDIG>(f, n, s.special, a);
         return;
     }
     char *ws = (char *)a.workspace;
@@ -170,17 +188,16 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
 #pragma unroll
     for (int i = 0; i < PER; i++) {
         int D = (int)lane + 32 * i;
+        d[i] = 0;
         if (D < NDIG) {
             d[i] = (int64_t)__ldcg(gd + D);
-            s.digits[D] = d[i];
             gd[D] = 0; /* re-armed for the next call */
         }
     }
-    digit_span<NDIG>(d, &lo, &hi);
-    __syncwarp();
+    unsigned special = __ldcg(gspecial);
+    warp_normal<NDIG> n = warp_normalize<NDIG>(d);
+    exact_write<NDIG>(f, n, special, a);
     if (lane == 0) {
-        unsigned special = __ldcg(gspecial);
-        exact_write(f, s.digits, lo, hi, special, a);
         *gspecial = 0;
         *counter = 0; /* re-armed for the next call */
     }

@@ -5,7 +5,7 @@
  * defines: XACC_HD, XACC_NDIG_MAX, XACC_NDIG_F32, XACC_NDIG_F16, xacc_family, xacc_family_info,
  *          xacc_family_of, XACC_PINF, XACC_NINF, XACC_NAN, xacc_elem,
  *          xacc_decode, xacc_pieces, xacc_add_elem, xacc_carry_step,
- *          xacc_clz32, xacc_word, xacc_bits, xacc_any_below, xacc_round,
+ *          xacc_clz32, xacc_round_top, xacc_word, xacc_round,
  *          xacc_special_result
  *
  * Pure C99 used twice: by the GPU kernels (src/kernels/exact/, where
@@ -179,53 +179,71 @@ XACC_HD int xacc_clz32(uint32_t w)
 #endif
 }
 
-/* Word k of the magnitude that xacc_round holds: d[lo..hi) as 32-bit
- * words, c at word hi, zero elsewhere. */
-XACC_HD uint32_t xacc_word(const int64_t *d, int lo, int hi, uint32_t c, int k)
-{
-    return k == hi ? c : (k >= lo && k < hi) ? (uint32_t)d[k] : 0u;
-}
-
-/* Bits [b, b + count) of that magnitude, count <= 60, as an integer. */
-XACC_HD uint64_t xacc_bits(const int64_t *d, int lo, int hi, uint32_t c, int b,
-                           int count)
-{
-    int k = b >> 5, r = b & 31;
-    uint64_t w0 = xacc_word(d, lo, hi, c, k);
-    uint64_t w1 = xacc_word(d, lo, hi, c, k + 1);
-    uint64_t w2 = xacc_word(d, lo, hi, c, k + 2);
-    /* 96 bits from word k; shift right by r < 32 leaves >= 64 usable */
-    uint64_t v = (w0 >> r) | (w1 << (32 - r)) | (r ? w2 << (64 - r) : 0);
-    return v & (((uint64_t)1 << count) - 1);
-}
-
-/* Whether any bit of that magnitude below bit b is set. */
-XACC_HD int xacc_any_below(const int64_t *d, int lo, int hi, uint32_t c, int b)
-{
-    int k = b >> 5, r = b & 31;
-    for (int i = lo; i < k && i <= hi; i++)
-        if (xacc_word(d, lo, hi, c, i) != 0)
-            return 1;
-    return r != 0 && (xacc_word(d, lo, hi, c, k) & ((1u << r) - 1)) != 0;
-}
-
-/* The sum d[lo..hi) (family f, carry-save digits with |d[k]| < 2^62, every
- * other digit zero) rounded once, to nearest with ties to even, to f32
- * (to_f64 == 0: the bits in the low 32) or f64. Beyond the format's
- * largest finite value it gives +-inf; a zero sum gives +0. Works in place:
- * d[lo..hi) is left holding the magnitude's words. O(hi - lo) steps and no
- * array of its own, so the GPU's one thread that rounds stays short.
- * Can't fail. */
-XACC_HD uint64_t xacc_round(xacc_family f, int64_t *d, int lo, int hi, int to_f64)
+/* A nonzero magnitude M, in units 2^EMIN of family f, rounded once (to
+ * nearest, ties to even) to f32 (to_f64 == 0: the bits in the low 32) or
+ * f64, with the sign neg; beyond the format's largest finite value it
+ * gives +-inf. M is given by its top three 32-bit words and a sticky bit:
+ *     M = (w2 2^64 + w1 2^32 + w0) 2^(32 (t - 2)) + R,  w2 != 0,
+ *     0 <= R < 2^(32 (t - 2)),  sticky = (R != 0),
+ * words below word 0 being zero (w0 = 0 when t < 2, w1 = 0 when t < 1).
+ * Enough, since a result has at most 53 bits below the leading one: they,
+ * the round bit and the sticky bit all lie in those words or in R. The
+ * one rounding of the CPU path (xacc_round) and of the GPU kernels (whose
+ * warps find the three words in parallel, round_warp.cuh). Can't fail. */
+XACC_HD uint64_t xacc_round_top(xacc_family f, uint32_t w2, uint32_t w1, uint32_t w0,
+                                int t, int sticky, int neg, int to_f64)
 {
     int emin = xacc_family_of(f).emin;
-    int p = to_f64 ? 53 : 24;           /* significand bits */
+    int p = to_f64 ? 53 : 24; /* significand bits */
     int emin_norm = to_f64 ? -1022 : -126;
     int emax = to_f64 ? 1023 : 127;
     int bias = emax;
     uint64_t sign_bit = to_f64 ? 0x8000000000000000ull : 0x80000000ull;
     uint64_t inf = to_f64 ? 0x7ff0000000000000ull : 0x7f800000ull;
 
+    /* V = w2 2^64 + w1 2^32 + w0, whose bit 0 is M's bit 32 (t - 2) */
+    int hb = 95 - xacc_clz32(w2);     /* V's leading bit: 64 .. 95 */
+    int e = 32 * (t - 2) + hb + emin; /* the exponent of M's leading bit */
+    uint64_t bits;
+    if (e > emax) {
+        bits = inf;
+    } else {
+        int subnormal = e < emin_norm;
+        int qexp = subnormal ? emin_norm - (p - 1) : e - (p - 1);
+        /* V's bits below the result's last bit: a normal result keeps p
+         * bits from hb down, a subnormal one (then t <= 1) every bit from
+         * M's bit 0, so 12 <= sr <= 95 */
+        int sr = qexp - emin - 32 * (t - 2);
+        uint64_t hi = w2, lo = (uint64_t)w1 << 32 | w0;
+        uint64_t sig = sr >= 64 ? hi >> (sr - 64) : lo >> sr | hi << (64 - sr);
+        int r = sr - 1; /* the round bit */
+        int round = (int)((r >= 64 ? hi >> (r - 64) : lo >> r) & 1u);
+        int below = r >= 64 ? lo != 0 || (hi & (((uint64_t)1 << (r - 64)) - 1)) != 0
+                            : (lo & (((uint64_t)1 << r) - 1)) != 0;
+        if (round && (sticky || below || (sig & 1)))
+            sig++;
+        /* For a normal result the hidden bit adds 1 to the exponent field,
+         * and a significand that rounded up to 2^p carries into it: both
+         * fall out of one addition, up to the infinity's bits exactly. */
+        bits = subnormal ? sig : ((uint64_t)(e + bias - 1) << (p - 1)) + sig;
+        if (bits > inf)
+            bits = inf;
+    }
+    return neg ? bits | sign_bit : bits;
+}
+
+/* Word k of d[lo..hi) read as 32-bit words, c at word hi, zero elsewhere. */
+XACC_HD uint32_t xacc_word(const int64_t *d, int lo, int hi, uint32_t c, int k)
+{
+    return k == hi ? c : (k >= lo && k < hi) ? (uint32_t)d[k] : 0u;
+}
+
+/* The sum d[lo..hi) (family f, carry-save digits with |d[k]| < 2^62, every
+ * other digit zero) rounded once by xacc_round_top; a zero sum gives +0.
+ * Works in place: d[lo..hi) is left holding the magnitude's words.
+ * O(hi - lo) steps, no array of its own. Can't fail. */
+XACC_HD uint64_t xacc_round(xacc_family f, int64_t *d, int lo, int hi, int to_f64)
+{
     /* Normalise: d[k] in [0, 2^32), c the rest (|c| < 2^31: the top
      * digit's carry). S = sum d[k] 2^(32k) + c 2^(32 hi). */
     int64_t c = 0;
@@ -252,35 +270,12 @@ XACC_HD uint64_t xacc_round(xacc_family f, int64_t *d, int lo, int hi, int to_f6
         top--;
     if (top < lo)
         return 0; /* +0 */
-    /* the highest set bit, counted from bit 0 of word 0 */
-    int h = 32 * top + 31 - xacc_clz32(xacc_word(d, lo, hi, cw, top));
-
-    int e = h + emin; /* the exponent of the leading bit */
-    uint64_t bits;
-    if (e > emax) {
-        bits = inf;
-    } else {
-        int subnormal = e < emin_norm;
-        int qexp = subnormal ? emin_norm - (p - 1) : e - (p - 1);
-        int s = qexp - emin; /* low bits of the magnitude below the result */
-        uint64_t sig;
-        if (s <= 0) {
-            sig = xacc_bits(d, lo, hi, cw, 0, h + 1) << -s;
-        } else {
-            sig = xacc_bits(d, lo, hi, cw, s, h - s + 1);
-            int round = (int)xacc_bits(d, lo, hi, cw, s - 1, 1);
-            int sticky = xacc_any_below(d, lo, hi, cw, s - 1);
-            if (round && (sticky || (sig & 1)))
-                sig++;
-        }
-        /* For a normal result the hidden bit adds 1 to the exponent field,
-         * and a significand that rounded up to 2^p carries into it: both
-         * fall out of one addition, up to the infinity's bits exactly. */
-        bits = subnormal ? sig : ((uint64_t)(e + bias - 1) << (p - 1)) + sig;
-        if (bits > inf)
-            bits = inf;
-    }
-    return neg ? bits | sign_bit : bits;
+    int sticky = 0;
+    for (int k = lo; k < top - 2; k++)
+        sticky |= xacc_word(d, lo, hi, cw, k) != 0;
+    return xacc_round_top(f, xacc_word(d, lo, hi, cw, top),
+                          xacc_word(d, lo, hi, cw, top - 1),
+                          xacc_word(d, lo, hi, cw, top - 2), top, sticky, neg, to_f64);
 }
 
 #endif /* CURED_XACC_H */

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""test_model_round.py - the GPU's rounding of exact sums (round_warp.cuh),
+run in the model on the CPU, against Python's integers.
+
+    test_model_round.py --cured build/cured --ptx round_entries.ptx --dir DIR
+
+For each family (f16: 6 digits of 2^-24 units, f32: 16 of 2^-149, f64: 72
+of 2^-1074) and output (f32, f64): builds exact sums S that stress the
+warp's carry resolution and rounding (random sizes and signs; carry chains
+of all-ones words and borrow chains of zero words across many digits and
+across the lanes' registers; ties with and without a sticky bit far below;
+subnormal, near-overflow and overflowing results; zero written as nonzero
+digits), writes each as carry-save digits (a normalised form with random
+amounts moved between neighbours, digits up to 2^61), runs all of a
+family's cases in one `cured model` launch (one block per case), and
+checks the normalised digits (words below the top in [0, 2^32), the top
+0 or -1, the same S) and the bits against round_exact below, itself
+checked against CPython's correctly rounded int/int division for f64.
+Exits 1 on any mismatch, 2 when a tool fails.
+"""
+import argparse
+import os
+import random
+import struct
+import subprocess
+import sys
+
+FAMILIES = {"f16": (6, -24, 15), "f32": (16, -149, 127), "f64": (72, -1074, 1023)}
+FORMATS = {0: (24, -126, 127), 1: (53, -1022, 1023)}  # p, emin_norm, emax
+
+
+def round_exact(s, emin, to_f64):
+    """The bits of s * 2^emin rounded to nearest, ties to even."""
+    p, emin_norm, emax = FORMATS[to_f64]
+    sign_bit = 1 << (63 if to_f64 else 31)
+    inf = 0x7FF0000000000000 if to_f64 else 0x7F800000
+    m = abs(s)
+    if m == 0:
+        return 0
+    e = m.bit_length() - 1 + emin
+    if e > emax:
+        bits = inf
+    else:
+        q = max(e, emin_norm) - (p - 1)  # exponent of the last kept bit
+        shift = q - emin
+        if shift <= 0:
+            sig = m << -shift
+        else:
+            sig, rem = m >> shift, m & ((1 << shift) - 1)
+            half = 1 << (shift - 1)
+            if rem > half or (rem == half and sig & 1):
+                sig += 1
+        if e < emin_norm:
+            bits = sig  # subnormal (a carry into the normal range is right too)
+        else:
+            bits = ((e + emax - 1) << (p - 1)) + sig
+        bits = min(bits, inf)
+    return bits | sign_bit if s < 0 else bits
+
+
+def check_oracle(s, emin, bits):
+    """Cross-checks round_exact with CPython for an f64 result."""
+    try:
+        v = (s * 2 ** emin if emin >= 0 else s / 2 ** -emin) if s else 0.0
+        want = struct.unpack("<Q", struct.pack("<d", v))[0]
+    except OverflowError:
+        want = 0x7FF0000000000000 | (1 << 63 if s < 0 else 0)
+    return want == bits
+
+
+def sums(family, to_f64, r):
+    """The exact sums (integers in units 2^emin) to test."""
+    ndig, emin, _ = FAMILIES[family]
+    p, emin_norm, emax = FORMATS[to_f64]
+    limit = 32 * (ndig - 1) - 2  # |S| below 2^limit
+    top = min(limit, emax + 2 - emin)  # sums that overflow start below here
+    out = [0]
+    for _ in range(60):  # random sizes and signs
+        b = r.randrange(0, top)
+        out.append(r.choice([-1, 1]) * (r.getrandbits(b) | 1 << b))
+    for k in range(1, ndig - 2):  # chains over k words
+        out += [(1 << 32 * k) - 1, 1 << 32 * k, -(1 << 32 * k), -((1 << 32 * k) - 1)]
+        out.append(((1 << 32 * k) - 1) << 32 if 32 * k + 32 < limit else 1)
+    for _ in range(20):  # ties, with and without a sticky bit far below
+        e = r.randrange(max(0, emin_norm - emin), top - 2)
+        shift = e - (p - 1)
+        if shift < 1:
+            continue
+        sig = r.getrandbits(p - 1) | 1 << (p - 1)
+        tie = (sig << shift) + (1 << (shift - 1))
+        out += [tie, -tie, tie + 1, tie - 1, tie | 1 if shift > 1 else tie]
+    for m in (1, 2, 3, (1 << (p - 1)) - 1, 1 << (p - 1), (1 << p) + 1):  # smallest
+        out += [m, -m]
+    edge = emin_norm - emin - (p - 1)  # units of the last bit at emin_norm
+    if edge > 0:
+        out += [((1 << p) - 1) << edge, (((1 << p) - 1) << edge) + (1 << (edge - 1))]
+    big = emax - emin - (p - 1)  # the largest finite value, and past it
+    if big + p + 1 < limit:
+        mx = ((1 << p) - 1) << big
+        out += [mx, -mx, mx + (1 << (big - 1)) - 1, mx + (1 << (big - 1)), 1 << (big + p + 1)]
+    return out
+
+
+def digits_of(s, ndig, r):
+    """s as ndig carry-save int64 digits, with amounts moved between
+    neighbours so that digits run up to 2^61."""
+    d = [(s >> (32 * k)) & 0xFFFFFFFF for k in range(ndig - 1)]
+    d.append(s >> (32 * (ndig - 1)))
+    for _ in range(r.randrange(0, 3 * ndig)):
+        k = r.randrange(ndig - 1)
+        amount = r.randrange(-(1 << 29), 1 << 29)
+        if abs(d[k] + (amount << 32)) < 1 << 61 and abs(d[k + 1] - amount) < 1 << 61:
+            d[k] += amount << 32
+            d[k + 1] -= amount
+    return d
+
+
+def run_family(args, family, to_f64, seed):
+    """Runs one family's cases. Returns (mismatches, lines) or (None, why)."""
+    ndig, emin, _ = FAMILIES[family]
+    r = random.Random(seed)
+    cases = sums(family, to_f64, r)
+    digits = [digits_of(s, ndig, r) for s in cases]
+    digits.append([1 << 32] + [-1] + [0] * (ndig - 2))  # zero, not written as zero
+    cases.append(0)
+    path = os.path.join(args.dir, f"digits-{family}-{to_f64}.bin")
+    with open(path, "wb") as fh:
+        for d in digits:
+            fh.write(struct.pack(f"<{ndig}q", *d))
+    bits_out = os.path.join(args.dir, "bits.bin")
+    norm_out = os.path.join(args.dir, "normal.bin")
+    count = len(cases)
+    cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", f"round_{family}",
+           "--grid", str(count), "--block", "32", "--arg", f"digits=s64[]:file:{path}",
+           "--arg", f"bits=u64[{count}]:zeros", "--arg", f"normal=s64[{count * ndig}]:zeros",
+           "--arg", f"u32:{to_f64}", "--out", f"bits={bits_out}", "--out", f"normal={norm_out}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0 or "findings: none" not in p.stdout:
+        return None, [f"{family}: cured model failed ({p.returncode}): {p.stdout[-400:]}{p.stderr[-400:]}"]
+    with open(bits_out, "rb") as fh:
+        bits = struct.unpack(f"<{count}Q", fh.read())
+    with open(norm_out, "rb") as fh:
+        normal = struct.unpack(f"<{count * ndig}q", fh.read())
+    bad, lines = 0, []
+    for i, s in enumerate(cases):
+        want = round_exact(s, emin, to_f64)
+        if to_f64 and not check_oracle(s, emin, want):
+            return None, [f"{family}: the oracle disagrees with CPython for S = {s}"]
+        norm = normal[i * ndig:(i + 1) * ndig]
+        value = sum(norm[k] << (32 * k) for k in range(ndig))
+        norm_ok = value == s and all(0 <= w < 1 << 32 for w in norm[:-1]) and norm[-1] in (0, -1)
+        if bits[i] != want or not norm_ok:
+            bad += 1
+            lines.append(f"BAD {family} to_f64={to_f64} S={s}: bits {bits[i]:#x}, want {want:#x}"
+                         f"{'' if norm_ok else ', normal digits wrong'}")
+    lines.append(f"{'ok ' if not bad else 'BAD'} {family} to_f64={to_f64}: {count} sums, {bad} mismatches")
+    return bad, lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cured", required=True)
+    ap.add_argument("--ptx", required=True)
+    ap.add_argument("--dir", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+    total = 0
+    for seed, (family, to_f64) in enumerate([("f16", 0), ("f16", 1), ("f32", 0), ("f32", 1),
+                                              ("f64", 1)]):
+        bad, lines = run_family(args, family, to_f64, seed + 1)
+        print("\n".join(lines), flush=True)
+        if bad is None:
+            return 2
+        total += bad
+    print(f"test_model_round: {total} mismatches")
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
