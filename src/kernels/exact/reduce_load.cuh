@@ -17,6 +17,7 @@
 /* Wide loads per trip. */
 #define RL_VECS 4
 
+
 /* One trip's data for one lane: RL_VECS vectors of 16 bytes (invalid ones
  * are zeros), which of them hold data (bit j of valid), and where they came
  * from: vector j is p[j R], which is body[k + j R] with k = p - body, and
@@ -75,8 +76,13 @@ __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
      * first keeps 64-bit bookkeeping out of the loop. */
     unsigned long long k_last = r - (threadIdx.x & 31u) + 31u;
     unsigned trips = 0;
-    if (k_last + (RL_VECS - 1) * R < nw)
-        trips = (unsigned)((nw - k_last - (RL_VECS - 1) * R - 1) / (RL_VECS * R)) + 1;
+    if (k_last + (RL_VECS - 1) * R < nw) {
+        /* a 32-bit division where the numerator fits (n < 2^34 f32
+         * elements): the 64-bit one is a long software routine */
+        unsigned long long num = nw - k_last - (RL_VECS - 1) * R - 1;
+        unsigned den = RL_VECS * R32; /* below 2^25 */
+        trips = (num >> 32 ? (unsigned)(num / den) : (unsigned)num / den) + 1;
+    }
     rl_trip t;
     t.valid = (1u << RL_VECS) - 1;
     t.R = R32;
@@ -102,7 +108,8 @@ __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
         t.v[j] = ok ? __ldg(body + kj) : make_uint4(0, 0, 0, 0);
         t.valid |= ok ? 1u << j : 0u;
     }
-    acc.trip(t);
+    if (__any_sync(0xffffffffu, t.valid != 0)) /* zeros add nothing */
+        acc.trip(t);
 
     /* head and tail: lane l takes head element l and tail element l */
     if (blockIdx.x == 0 && threadIdx.x < 32) {

@@ -375,19 +375,21 @@ struct narrow_acc {
     /* acc's base in units of 2^EMIN (B's unit), -1 with no window yet. */
     __device__ int base() const { return wa ? wa - BINADES - 1 + SHIFT : -1; }
 
-    /* a[j], b[j] into acc (exact: see above). */
+    /* a[j], b[j] into acc (exact: see above; each is an integer below
+     * 2^53 in its window's unit, so the four of a window add in 64 bits). */
     __device__ void flush()
     {
         int ua = wa - 150 + SHIFT, ub = ua - BINADES;
         double sa = pow2(-ua), sb = pow2(-ub);
+        long long ia = 0, ib = 0;
 #pragma unroll
         for (int j = 0; j < RL_VECS; j++) {
-            if (a[j] != 0.0)
-                u128_add_s64_shl<BINADES>(acc, __double2ll_rz(a[j] * sa));
-            if (b[j] != 0.0)
-                u128_add_s64(acc, __double2ll_rz(b[j] * sb));
+            ia += __double2ll_rz(a[j] * sa);
+            ib += __double2ll_rz(b[j] * sb);
             a[j] = b[j] = 0.0;
         }
+        u128_add_s64_shl<BINADES>(acc, ia);
+        u128_add_s64(acc, ib);
         trips = 0;
     }
 
