@@ -127,8 +127,9 @@ extern "C" cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
         return CURED_ERROR_UNSUPPORTED_TYPE;
     shape->block = CURED_REDUCE_BLOCK;
     shape->variant = CURED_VARIANT_EXACT;
-    shape->grid = cured_reduce_default_grid(dtype, n, CURED_REDUCE_BLOCK,
-                                            r->resident[op][dtype][0]);
+    shape->grid = cured_reduce_default_grid(op, dtype, n, CURED_REDUCE_BLOCK,
+                                            r->resident[op][dtype][0],
+                                            (unsigned)r->sm_count);
     return CURED_SUCCESS;
 }
 

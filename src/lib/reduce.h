@@ -39,13 +39,17 @@ cured_status cured_reduce_check_args(cured_op op, cured_dtype dtype,
 /* The alignment (bytes) a pointer to `dtype` elements must have. */
 size_t cured_reduce_elem_align(cured_dtype dtype);
 
-/* The default grid for n elements of dtype at `block` threads when
- * `resident` blocks fill the GPU: one trip of four 16-byte loads per
- * thread while that is fewer blocks than resident, else resident; never
- * below ceil(n / CURED_REDUCE_BLOCK_ELEMS_MAX) nor above
- * CURED_REDUCE_MAX_BLOCKS; at least 1. Can't fail. */
-unsigned cured_reduce_default_grid(cured_dtype dtype, uint64_t n, int block,
-                                   unsigned resident);
+/* The default grid for op on n elements of dtype at `block` threads when
+ * `resident` blocks fill the GPU's `sms` multiprocessors: one trip of four
+ * 16-byte loads per thread while that is fewer blocks than resident, else
+ * resident; capped at a measured number of blocks per SM for the sizes and
+ * kernels where fewer blocks are faster (reduce_plan.c); never below
+ * ceil(n / CURED_REDUCE_BLOCK_ELEMS_MAX) nor above
+ * CURED_REDUCE_MAX_BLOCKS; at least 1. A function of its arguments only,
+ * so a result never depends on anything else (and an exact sum not even
+ * on them). Can't fail. */
+unsigned cured_reduce_default_grid(cured_op op, cured_dtype dtype, uint64_t n,
+                                   int block, unsigned resident, unsigned sms);
 
 /* Checks a forced shape for n elements: block a multiple of 32 in
  * [32, 1024], grid in [max(1, ceil(n / 2^30)), CURED_REDUCE_MAX_BLOCKS],

@@ -104,14 +104,47 @@ cured_status cured_reduce_check_args(cured_op op, cured_dtype dtype,
     return CURED_SUCCESS;
 }
 
-unsigned cured_reduce_default_grid(cured_dtype dtype, uint64_t n, int block,
-                                   unsigned resident)
+/* Blocks per SM at most, by kernel and input size, where fewer blocks (more
+ * trips per thread) measured faster on the H200 than one trip per thread
+ * or a full GPU (0: no cap). Index: floor(log2(bytes)) - 22, for 4 MiB up
+ * to 64 MiB; outside that span nothing is capped. Where the sizes sit in
+ * L2 (50 MiB on the H200) a kernel's fixed cost per thread (an exact
+ * sum's window set-up, flush and warp sum; little for an integer sum)
+ * weighs against the loads in flight; the figures and the sweep that
+ * made them: docs/results.md, "Launch shapes". */
+enum { CAP_FIRST_LOG2 = 22, CAP_SIZES = 5 };
+static const unsigned char cap_f32[CAP_SIZES] = {1, 0, 0, 0, 0};
+static const unsigned char cap_f64[CAP_SIZES] = {1, 2, 2, 0, 0};
+static const unsigned char cap_f16[CAP_SIZES] = {0, 2, 0, 0, 0};
+static const unsigned char cap_int[CAP_SIZES] = {1, 1, 1, 1, 2};
+
+static unsigned blocks_per_sm_cap(cured_op op, cured_dtype dtype, uint64_t bytes)
+{
+    const unsigned char *cap = NULL;
+    if (op == CURED_OP_SUM)
+        cap = dtype == CURED_F32 ? cap_f32 : dtype == CURED_F64 ? cap_f64
+              : dtype == CURED_F16 ? cap_f16
+              : dtype == CURED_BF16 ? NULL : cap_int;
+    int log2 = 0;
+    while (log2 < 63 && bytes >> (log2 + 1))
+        log2++;
+    int i = log2 - CAP_FIRST_LOG2;
+    return cap != NULL && i >= 0 && i < CAP_SIZES ? cap[i] : 0u;
+}
+
+unsigned cured_reduce_default_grid(cured_op op, cured_dtype dtype, uint64_t n,
+                                   int block, unsigned resident, unsigned sms)
 {
     size_t elem = cured_dtype_size(dtype);
-    uint64_t per_block = (uint64_t)block * (64 / (elem ? elem : 4));
+    if (elem == 0)
+        elem = 4;
+    uint64_t per_block = (uint64_t)block * (64 / elem);
     uint64_t g = (n + per_block - 1) / per_block;
     if (g > resident)
         g = resident;
+    unsigned cap = blocks_per_sm_cap(op, dtype, n * elem);
+    if (cap != 0 && g > (uint64_t)cap * sms)
+        g = (uint64_t)cap * sms;
     uint64_t least = (n + CURED_REDUCE_BLOCK_ELEMS_MAX - 1) / CURED_REDUCE_BLOCK_ELEMS_MAX;
     if (g < least)
         g = least;

@@ -369,6 +369,9 @@ static void price(void)
            "block", "grid", "us/call", "GB/s");
     static const cured_dtype types[] = {CURED_F32, CURED_BF16, CURED_F64, CURED_F16};
     static const int kinds[] = {STANDARD, UNIFORM, SPREAD48};
+    int device = 0, sms = 0;
+    CHECK_CUDA(cudaGetDevice(&device));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     static const char *const names[] = {"standard", "spread24", "spread48"};
     for (int t = 0; t < 4; t++)
         for (int pk = 0; pk < 3; pk++)
@@ -385,7 +388,8 @@ static void price(void)
                         s.variant = (cured_reduce_variant)v;
                         if (block != CURED_REDUCE_BLOCK)
                             s.grid = cured_reduce_default_grid(
-                                types[t], x.n, block, s.grid * CURED_REDUCE_BLOCK / block);
+                                CURED_OP_SUM, types[t], x.n, block,
+                                s.grid * CURED_REDUCE_BLOCK / block, (unsigned)sms);
                         int calls = lg <= 22 ? 200 : lg <= 26 ? 50 : 10;
                         double us = time_calls(&x, &s, calls);
                         printf("%-5s %-9s %6d %-8s %6d %6u %10.2f %9.1f\n",
