@@ -40,7 +40,7 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
     acc.init(s.digits);
     rl_visit_array<ELEM>(a.in, a.n, acc);
     acc.finish();
-    exact_block_sum<NDIG>(s, acc.total(), acc.base(), acc.special);
+    exact_block_sum<NDIG>(s, acc.warp_total(), acc.base(), acc.special);
     exact_grid_finish<NDIG>(s, (xacc_family)F, a);
 }
 

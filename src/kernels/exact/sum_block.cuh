@@ -50,15 +50,14 @@ __device__ void exact_block_begin(exact_block_state<NDIG> &s)
 }
 
 /* Each warp's exact sum into its row of s: every thread calls it after its
- * accumulator's finish() with that accumulator's (total, base, special);
- * lanes 0..5 store the warp's six pieces (no atomics: a row per warp), the
- * special bits are ORed into s.special. Ends with a barrier. */
+ * accumulator's finish() with that accumulator's (warp_total, base,
+ * special); lanes 0..5 store the warp's six pieces (no atomics: a row per
+ * warp), the special bits are ORed into s.special. Ends with a barrier. */
 template <int NDIG>
-__device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 acc, int q,
+__device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
                                 unsigned special)
 {
     unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    u160 w = warp_sum_u160(acc); /* in every lane */
     unsigned sp = __reduce_or_sync(FULL_WARP, special);
     bool none = q < 0 || u160_is_zero(w);
     if (lane < 6) {

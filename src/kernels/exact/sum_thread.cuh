@@ -2,7 +2,7 @@
  * one thread does with each element it loads.
  *
  * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
- *          pieces and warp sums), narrow_acc (f32, bf16), half_acc (f16),
+ *          pieces and warp sums: warp_sum_u128, warp_sum_u160), narrow_acc (f32, bf16), half_acc (f16),
  *          wide_acc (f64), plain_acc (the not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
@@ -174,6 +174,23 @@ __device__ inline void sacc_add_u160(int64_t *sacc, const u160 &a, int pos)
         if (p != 0)
             atomicAdd((unsigned long long *)&sacc[k + (int)j], (unsigned long long)p);
     }
+}
+
+/* The sum of a over the warp's 32 lanes, in every lane, as 160 bits:
+ * exact when that sum is below 2^127 in magnitude (four words shuffled
+ * rather than five), as f32's, bf16's and f16's are. */
+__device__ inline u160 warp_sum_u128(u128 a)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        u128 b;
+        b.w0 = __shfl_xor_sync(FULL_WARP, a.w0, off);
+        b.w1 = __shfl_xor_sync(FULL_WARP, a.w1, off);
+        b.w2 = __shfl_xor_sync(FULL_WARP, a.w2, off);
+        b.w3 = __shfl_xor_sync(FULL_WARP, a.w3, off);
+        u128_add(a, b);
+    }
+    return u160_of(a);
 }
 
 /* The sum of a over the warp's 32 lanes, in every lane. */
@@ -397,10 +414,11 @@ struct narrow_acc {
      * sending everything held at the old base to sacc. */
     __device__ void rebase(int et)
     {
-        flush();
-        if (wa)
+        if (wa) { /* else nothing is held yet: the first trip sets the windows */
+            flush();
             sacc_add_u160(sacc, u160_of(acc), base());
-        acc = u128{0, 0, 0, 0};
+            acc = u128{0, 0, 0, 0};
+        }
         int na = et - BINADES + 1;
         if (na - BINADES < 1)
             na = 1 + BINADES;
@@ -562,8 +580,9 @@ struct narrow_acc {
             flush();
     }
 
-    /* The thread's sum, in units 2^(base() + EMIN): below 2^112. */
-    __device__ u160 total() const { return u160_of(acc); }
+    /* The warp's sum, in units 2^(base() + EMIN), in every lane: each
+     * thread's is below 2^112, the warp's below 2^117. */
+    __device__ u160 warp_total() const { return warp_sum_u128(acc); }
 };
 
 // ----------------------------------------------------------------------------
@@ -645,7 +664,9 @@ struct half_acc {
 
     __device__ int base() const { return q; }
 
-    __device__ u160 total() const { return u160_of(acc); }
+    /* The warp's sum in every lane: a thread adds at most 2^25 elements
+     * below 2^16 (in units 2^-24: 2^41), so the warp's is below 2^71. */
+    __device__ u160 warp_total() const { return warp_sum_u128(acc); }
 };
 
 // ----------------------------------------------------------------------------
@@ -730,9 +751,10 @@ struct wide_acc {
     /* Sends the 160-bit sum to sacc and clears it. */
     __device__ void spill()
     {
+        if (!wlo)
+            return; /* nothing held yet: the first trip sets the window */
         fold();
-        if (wlo)
-            sacc_add_u160(sacc, acc, base());
+        sacc_add_u160(sacc, acc, base());
         acc = u160{0, 0, 0, 0, 0};
     }
 
@@ -844,7 +866,7 @@ struct wide_acc {
 
     /* The thread's sum, in units 2^(base() + EMIN): below 2^141, so a
      * warp's is below 2^146. */
-    __device__ u160 total() const { return acc; }
+    __device__ u160 warp_total() const { return warp_sum_u160(acc); }
 };
 
 // ----------------------------------------------------------------------------
