@@ -21,6 +21,9 @@
 #          --large, the price of exactness, `cured bench --api` against CUB
 #          with bench-api.csv/.json/.svg; not in the default list: name it,
 #          `scripts/device.sh build bench-api`)
+#   bound  scripts/gpu-bound.sh (Nsight Compute on cured_reduce's exact f32
+#          sum, CUB's and the read kernel at 2^24 and 2^28: what bounds
+#          each; not in the default list: name it)
 #   sharded scripts/gpu-sharded.sh (cured_reduce_sharded: one rank against
 #          cured_reduce bit for bit, its overhead 2^10..2^30; with 2+ GPUs
 #          the two-rank runs, else skipped; not in the default list)
@@ -28,7 +31,7 @@
 #
 # $OUT keeps summary.txt, check.log, bench-summary.log, bench.csv,
 # fidelity.txt, fidelity.tar.gz, reduce.log, sharded.log, bench-api.log,
-# bench-api.csv, bench-api.json, bench-api.svg and logs.tar.gz (everything:
+# bench-api.csv, bench-api.json, bench-api.svg, bound.log and logs.tar.gz (everything:
 # build log, bench progress and JSON, sanitizer logs, the tour), those the
 # stages run made: the device returns at most 8 files, so name few stages
 # per call (`build bench-api` returns 6). A failing stage does not stop the next;
@@ -49,8 +52,8 @@ stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build check bench model)
 for s in "${stages[@]}"; do
   case "$s" in
-    build|check|bench|model|fidelity|tour|reduce|bench-api|sharded) ;;
-    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour reduce bench-api sharded)" >&2; exit 2 ;;
+    build|check|bench|model|fidelity|tour|reduce|bench-api|bound|sharded) ;;
+    *) echo "device.sh: unknown stage '$s' (build check bench model fidelity tour reduce bench-api bound sharded)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x build/cured ] && [ "${stages[0]}" != build ]; then
@@ -108,6 +111,7 @@ for s in "${stages[@]}"; do
     tour) run_stage tour "$out/tour.log" 120 build/cured tour ;;
     reduce) run_stage reduce "$out/reduce.log" 420 scripts/gpu-reduce.sh ;;
     bench-api) run_stage bench-api "$out/bench-api.log" 500 scripts/gpu-bench-api.sh ;;
+    bound) run_stage bound "$out/bound.log" 200 scripts/gpu-bound.sh ;;
     sharded) run_stage sharded "$out/sharded.log" 300 scripts/gpu-sharded.sh ;;
   esac
 done
@@ -119,7 +123,7 @@ find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
   ! -name check.log ! -name bench.csv ! -name fidelity.txt \
   ! -name bench-summary.log ! -name fidelity.tar.gz ! -name reduce.log \
   ! -name bench-api.log ! -name bench-api.csv ! -name bench-api.json ! -name bench-api.svg \
-  ! -name sharded.log \
+  ! -name sharded.log ! -name bound.log \
   -exec rm -rf {} + 2>/dev/null
 
 {
@@ -139,6 +143,11 @@ find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
     echo
     echo "== bench-api (tail: price ratios, cured against CUB) =="
     sed -n '/^== price of exactness: exact \/ plain ==/,$p' "$out/bench-api.log"
+  fi
+  if [ -f "$out/bound.log" ]; then
+    echo
+    echo "== bound (ncu: what bounds each kernel) =="
+    tail -n 8 "$out/bound.log"
   fi
   if [ -f "$out/sharded.log" ]; then
     echo
