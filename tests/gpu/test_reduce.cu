@@ -17,6 +17,12 @@
  *                                fill (src/reference, uniform in [-0.5, 0.5)),
  *                                on exponents spread over 24 binades and over
  *                                48; block sizes at 2^24 and up (standard)
+ *   test_gpu_reduce --shapes     times exact f32 f64 f16 bf16 and i32 sums over
+ *                                launch shapes (blocks 128..512, grids 1 ..
+ *                                8 x SMs), 2^12 .. 2^28, back to back, beside
+ *                                the default shape: the sweep behind the
+ *                                default grid's caps (reduce_plan.c); every
+ *                                shape's bits must equal the default's
  *
  * Exits 0 when every check passes, 1 on a failure (one line each), 77
  * without a GPU.
@@ -402,6 +408,59 @@ static void price(void)
             }
 }
 
+/* --shapes: one line per (dtype, n, block, grid), then per (dtype, n) the
+ * fastest shape beside the default one. */
+static void shapes(void)
+{
+    static const cured_dtype types[] = {CURED_F32, CURED_F64, CURED_F16, CURED_BF16, CURED_I32};
+    int device = 0, sms = 0;
+    CHECK_CUDA(cudaGetDevice(&device));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const unsigned S = (unsigned)sms;
+    const unsigned grids[] = {1, 4, 8, 16, 32, 64, 128, S, 256, 2 * S, 512, 4 * S, 1024, 8 * S};
+    printf("%-5s %6s %6s %6s %10s\n", "dtype", "log2n", "block", "grid", "us/call");
+    for (size_t t = 0; t < sizeof types / sizeof *types; t++)
+        for (int lg = 12; lg <= 28; lg += lg < 24 ? 1 : 2) {
+            uint64_t n = (uint64_t)1 << lg;
+            size_t esz = cured_dtype_size(types[t]);
+            int calls = lg <= 20 ? 200 : lg <= 24 ? 50 : lg <= 26 ? 20 : 5;
+            data x = make_device_data(types[t], STANDARD, n, 0, 13);
+            cured_reduce_shape def;
+            cured_reducer_shape(R, CURED_OP_SUM, types[t], n, &def);
+            double t_def = time_calls(&x, &def, calls), t_best = t_def;
+            unsigned long long want = 0, got = 0;
+            CHECK_CUDA(cudaMemcpy(&want, d_out + 8, esz == 8 ? 8 : 4, cudaMemcpyDeviceToHost));
+            cured_reduce_shape best = def;
+            for (unsigned block = 128; block <= 512; block *= 2)
+                for (size_t g = 0; g < sizeof grids / sizeof *grids; g++) {
+                    uint64_t threads = (uint64_t)grids[g] * block;
+                    if (threads * 2 > n || threads > (uint64_t)S * 1024 ||
+                        (lg <= 24 && threads * 64 * 16 < n * esz) || /* > 16 trips */
+                        (lg > 24 && threads < (uint64_t)S * 512))
+                        continue;
+                    cured_reduce_shape s = {(int)block, grids[g], CURED_VARIANT_EXACT};
+                    double us = time_calls(&x, &s, calls);
+                    got = 0;
+                    CHECK_CUDA(cudaMemcpy(&got, d_out + 8, esz == 8 ? 8 : 4,
+                                          cudaMemcpyDeviceToHost));
+                    if (got != want)
+                        FAIL("shapes %s 2^%d block %u grid %u: bits %llx, default's %llx",
+                             cured_dtype_name(types[t]), lg, block, grids[g], got, want);
+                    printf("%-5s %6d %6u %6u %10.2f\n", cured_dtype_name(types[t]), lg, block,
+                           grids[g], us);
+                    if (us < t_best) {
+                        t_best = us;
+                        best = s;
+                    }
+                }
+            printf("best  %s 2^%d: block %d grid %u %.2f us; default block %d grid %u %.2f us\n",
+                   cured_dtype_name(types[t]), lg, best.block, best.grid, t_best, def.block,
+                   def.grid, t_def);
+            fflush(stdout);
+            free_data(&x);
+        }
+}
+
 int main(int argc, char **argv)
 {
     int count = 0;
@@ -435,6 +494,8 @@ int main(int argc, char **argv)
         large();
     } else if (argc >= 2 && strcmp(argv[1], "--price") == 0) {
         price();
+    } else if (argc >= 2 && strcmp(argv[1], "--shapes") == 0) {
+        shapes();
     } else {
         bad_input();
         misaligned();
