@@ -2,7 +2,7 @@
  * one thread does with each element it loads.
  *
  * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
- *          pieces and warp sums: warp_sum_u128, warp_sum_u160), narrow_acc (f32, bf16), half_acc (f16),
+ *          pieces and warp sums: shfl_xor_words, warp_sum), narrow_acc (f32, bf16), half_acc (f16),
  *          wide_acc (f64), plain_acc (the not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
@@ -20,6 +20,7 @@
 #define CURED_SUM_THREAD_CUH
 
 #include <stdint.h>
+#include <string.h>
 
 #include "reduce_load.cuh"
 #include "xacc.h"
@@ -176,35 +177,31 @@ __device__ inline void sacc_add_u160(int64_t *sacc, const u160 &a, int pos)
     }
 }
 
-/* The sum of a over the warp's 32 lanes, in every lane, as 160 bits:
- * exact when that sum is below 2^127 in magnitude (four words shuffled
- * rather than five), as f32's, bf16's and f16's are. */
-__device__ inline u160 warp_sum_u128(u128 a)
+/* a as lane (this lane ^ off) holds it, word by word (u128, u160). */
+template <typename T>
+__device__ inline T shfl_xor_words(T a, int off)
 {
+    unsigned w[sizeof(T) / 4];
+    memcpy(w, &a, sizeof a);
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-        u128 b;
-        b.w0 = __shfl_xor_sync(FULL_WARP, a.w0, off);
-        b.w1 = __shfl_xor_sync(FULL_WARP, a.w1, off);
-        b.w2 = __shfl_xor_sync(FULL_WARP, a.w2, off);
-        b.w3 = __shfl_xor_sync(FULL_WARP, a.w3, off);
-        u128_add(a, b);
-    }
-    return u160_of(a);
+    for (int i = 0; i < (int)(sizeof(T) / 4); i++)
+        w[i] = __shfl_xor_sync(FULL_WARP, w[i], off);
+    memcpy(&a, w, sizeof a);
+    return a;
 }
 
-/* The sum of a over the warp's 32 lanes, in every lane. */
-__device__ inline u160 warp_sum_u160(u160 a)
+/* The sum of a (u128 or u160) over the warp's 32 lanes, modulo 2^128 or
+ * 2^160, in every lane. */
+template <typename T>
+__device__ inline T warp_sum(T a)
 {
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) {
-        u160 b;
-        b.w0 = __shfl_xor_sync(FULL_WARP, a.w0, off);
-        b.w1 = __shfl_xor_sync(FULL_WARP, a.w1, off);
-        b.w2 = __shfl_xor_sync(FULL_WARP, a.w2, off);
-        b.w3 = __shfl_xor_sync(FULL_WARP, a.w3, off);
-        b.w4 = __shfl_xor_sync(FULL_WARP, a.w4, off);
-        u160_add(a, b);
+        T b = shfl_xor_words(a, off);
+        if constexpr (sizeof(T) == sizeof(u128))
+            u128_add(a, b);
+        else
+            u160_add(a, b);
     }
     return a;
 }
@@ -581,8 +578,9 @@ struct narrow_acc {
     }
 
     /* The warp's sum, in units 2^(base() + EMIN), in every lane: each
-     * thread's is below 2^112, the warp's below 2^117. */
-    __device__ u160 warp_total() const { return warp_sum_u128(acc); }
+     * thread's is below 2^112, the warp's below 2^117, so 128 bits hold it
+     * (then sign-extended). */
+    __device__ u160 warp_total() const { return u160_of(warp_sum(acc)); }
 };
 
 // ----------------------------------------------------------------------------
@@ -665,8 +663,9 @@ struct half_acc {
     __device__ int base() const { return q; }
 
     /* The warp's sum in every lane: a thread adds at most 2^25 elements
-     * below 2^16 (in units 2^-24: 2^41), so the warp's is below 2^71. */
-    __device__ u160 warp_total() const { return warp_sum_u128(acc); }
+     * below 2^16 (in units 2^-24: 2^41), so the warp's is below 2^71 and
+     * 128 bits hold it (then sign-extended). */
+    __device__ u160 warp_total() const { return u160_of(warp_sum(acc)); }
 };
 
 // ----------------------------------------------------------------------------
@@ -864,9 +863,9 @@ struct wide_acc {
 
     __device__ void finish() { fold(); }
 
-    /* The thread's sum, in units 2^(base() + EMIN): below 2^141, so a
-     * warp's is below 2^146. */
-    __device__ u160 warp_total() const { return warp_sum_u160(acc); }
+    /* The warp's sum, in units 2^(base() + EMIN), in every lane: a
+     * thread's is below 2^141, so the warp's is below 2^146. */
+    __device__ u160 warp_total() const { return warp_sum(acc); }
 };
 
 // ----------------------------------------------------------------------------

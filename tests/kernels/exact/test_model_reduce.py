@@ -36,7 +36,6 @@ Data kinds (f32 bits; bf16 takes their top half):
             rounds somewhere; and the exact sum is that one subnormal, so
             the rounding shows in the result
 """
-import argparse
 import json
 import math
 import os
@@ -44,6 +43,8 @@ import random
 import struct
 import subprocess
 import sys
+
+import model_cli
 
 SIZE = {"f32": 4, "bf16": 2, "f16": 2, "f64": 8, "i32": 4}
 WS_BYTES = 1024 + 4096 * 16  # cured_reduce_workspace_bytes()
@@ -282,12 +283,7 @@ def run_case(args, case, seed):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--cured", required=True)
-    ap.add_argument("--ptx", required=True)
-    ap.add_argument("--dir", required=True)
-    args = ap.parse_args()
-    os.makedirs(args.dir, exist_ok=True)
+    args = model_cli.parse(__doc__)
     bad = 0
     for seed, case in enumerate(c for c in CASES.strip().splitlines() if c.strip()):
         ok, line = run_case(args, case, seed + 1)

@@ -18,12 +18,13 @@ checks the normalised digits (words below the top in [0, 2^32), the top
 checked against CPython's correctly rounded int/int division for f64.
 Exits 1 on any mismatch, 2 when a tool fails.
 """
-import argparse
 import os
 import random
 import struct
 import subprocess
 import sys
+
+import model_cli
 
 FAMILIES = {"f16": (6, -24, 15), "f32": (16, -149, 127), "f64": (72, -1074, 1023)}
 FORMATS = {0: (24, -126, 127), 1: (53, -1022, 1023)}  # p, emin_norm, emax
@@ -158,12 +159,7 @@ def run_family(args, family, to_f64, seed):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--cured", required=True)
-    ap.add_argument("--ptx", required=True)
-    ap.add_argument("--dir", required=True)
-    args = ap.parse_args()
-    os.makedirs(args.dir, exist_ok=True)
+    args = model_cli.parse(__doc__)
     total = 0
     for seed, (family, to_f64) in enumerate([("f16", 0), ("f16", 1), ("f32", 0), ("f32", 1),
                                               ("f64", 1)]):
