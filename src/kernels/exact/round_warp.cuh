@@ -38,8 +38,11 @@ template <int PER>
 __device__ inline int64_t digit_below(const int64_t (&x)[PER], int i)
 {
     int64_t up = __shfl_up_sync(FULL_WARP, x[i], 1);
-    int64_t wrap = __shfl_sync(FULL_WARP, i > 0 ? x[i > 0 ? i - 1 : 0] : 0, 31);
-    return (threadIdx.x & 31u) == 0 ? (i > 0 ? wrap : 0) : up;
+    /* lane 0's: lane 31's of the register below (none for register 0) */
+    int64_t wrap = __shfl_sync(FULL_WARP, x[i > 0 ? i - 1 : 0], 31);
+    if ((threadIdx.x & 31u) != 0)
+        return up;
+    return i > 0 ? wrap : 0;
 }
 
 /* One carry step: every digit but the top keeps its low 32 bits and takes

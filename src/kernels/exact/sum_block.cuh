@@ -6,12 +6,13 @@
  *          exact_block_sum, exact_block_digits, exact_write,
  *          exact_grid_finish
  *
- * Each warp sums its lanes' integers in 160 bits and adds them to the
- * block's digits in shared memory. One block rounds and writes the result;
- * otherwise each block adds its digits to the workspace's with global
- * atomics and takes a ticket, and the last block reads, zeroes (for the
- * next call), rounds and writes. The steps, and why no digit overflows:
- * docs/exact.md, "The GPU kernel".
+ * Each warp sums its lanes' integers and stores the sum as six pieces in
+ * its own row of shared memory; warp 0 gathers the rows and the slow
+ * paths' superaccumulator into the block's digits. One block rounds and
+ * writes the result; otherwise each block adds its digits to the
+ * workspace's with global atomics and takes a ticket, and the last block
+ * reads, zeroes (for the next call), rounds (round_warp.cuh) and writes.
+ * The steps, and why no digit overflows: docs/exact.md, "The GPU kernel".
  */
 #ifndef CURED_SUM_BLOCK_CUH
 #define CURED_SUM_BLOCK_CUH
