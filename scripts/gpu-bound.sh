@@ -18,8 +18,11 @@ build="${CURED_BUILD:-build}"
 cured=$build/cured
 export PATH="$PATH:/usr/local/cuda/bin"
 mkdir -p "$out"
-command -v ncu > /dev/null || { echo "gpu-bound: no ncu" >&2; exit 2; }
-[ -x "$cured" ] || { echo "gpu-bound: $cured not built" >&2; exit 2; }
+command -v ncu > /dev/null || {
+  echo "gpu-bound: no ncu (Nsight Compute) on PATH: run it on the GPU machine, scripts/device.sh build bound" >&2
+  exit 2
+}
+[ -x "$cured" ] || { echo "gpu-bound: $cured not built: scripts/device.sh build bound builds it first" >&2; exit 2; }
 
 status=0
 # name, the kernel-name regex, launches to skip (past the warm-up calls)
