@@ -8,8 +8,9 @@
  * Everything a call needs from the device is read once, in
  * cured_reducer_create: a call checks its arguments in C, checks a pointer
  * with cudaPointerGetAttributes only when it differs from the last one that
- * passed, picks the kernel and grid from tables, and launches. No
- * allocation, no memset, no synchronisation: capturable in a graph.
+ * passed, picks the kernel, grid and cluster from tables, and launches (a
+ * cluster through cudaLaunchKernelEx). No allocation, no memset, no
+ * synchronisation: capturable in a graph.
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 struct cured_reducer {
     int device;
     int sm_count;
+    unsigned cluster_max; /* blocks a cluster may hold (0: no clusters) */
     void *workspace;
     int owns_workspace;
     const void *checked_in;  /* the last pointers that passed the check */
@@ -38,6 +40,29 @@ extern "C" int cured_is_device_pointer(const void *p, int device)
     }
     return (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) &&
            a.device == device;
+}
+
+/* The blocks a cluster of the exact sum kernels may hold on `device`: 0
+ * before sm_90 (no clusters), 16 where the kernels accept non-portable
+ * cluster sizes, else 8 (the portable limit). */
+static unsigned cluster_max(int device)
+{
+    int major = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) !=
+            cudaSuccess || major < 9) {
+        cudaGetLastError();
+        return 0;
+    }
+    static const cured_dtype floats[] = {CURED_F16, CURED_BF16, CURED_F32, CURED_F64};
+    for (int i = 0; i < 4; i++) {
+        const void *f = cured_reduce_function(CURED_OP_SUM, floats[i], CURED_VARIANT_EXACT);
+        if (cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) !=
+            cudaSuccess) {
+            cudaGetLastError();
+            return 8;
+        }
+    }
+    return CURED_REDUCE_CLUSTER_MAX;
 }
 
 extern "C" cured_status cured_reducer_create(void *d_workspace,
@@ -69,6 +94,7 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
         free(r);
         return CURED_ERROR_NOT_DEVICE_POINTER;
     }
+    r->cluster_max = cluster_max(r->device);
     for (int op = 0; op < CURED_OP_COUNT; op++)
         for (int d = 0; d < CURED_DTYPE_COUNT; d++)
             for (int v = 0; v < CURED_VARIANT_COUNT; v++) {
@@ -125,11 +151,8 @@ extern "C" cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
         return CURED_ERROR_UNSUPPORTED_OP;
     if ((unsigned)dtype >= CURED_DTYPE_COUNT)
         return CURED_ERROR_UNSUPPORTED_TYPE;
-    shape->block = CURED_REDUCE_BLOCK;
-    shape->variant = CURED_VARIANT_EXACT;
-    shape->grid = cured_reduce_default_grid(op, dtype, n, CURED_REDUCE_BLOCK,
-                                            r->resident[op][dtype][0],
-                                            (unsigned)r->sm_count);
+    cured_reduce_default_shape(op, dtype, n, r->resident[op][dtype][0],
+                               (unsigned)r->sm_count, r->cluster_max, shape);
     return CURED_SUCCESS;
 }
 
@@ -145,12 +168,18 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
     cured_status status = cured_reduce_check_args(op, dtype, d_in, n, d_out, flags);
     if (status != CURED_SUCCESS)
         return status;
-    cured_reduce_shape s = {CURED_REDUCE_BLOCK, 1u, CURED_VARIANT_EXACT};
+    cured_reduce_shape s = {CURED_REDUCE_BLOCK, 1u, CURED_VARIANT_EXACT, 1u};
     if (shape != NULL) {
         status = cured_reduce_check_shape(shape, n);
         if (status != CURED_SUCCESS)
             return status;
+        if (shape->cluster > (r->cluster_max > 1 ? r->cluster_max : 1))
+            return CURED_ERROR_INVALID_VALUE;
         s = *shape;
+        if (s.variant != CURED_VARIANT_EXACT || op != CURED_OP_SUM ||
+            !(dtype == CURED_F16 || dtype == CURED_BF16 || dtype == CURED_F32 ||
+              dtype == CURED_F64))
+            s.cluster = 1; /* only the exact float sums combine in clusters */
     } else {
         cured_reducer_shape(r, op, dtype, n, &s);
     }
@@ -176,8 +205,24 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
     a.flags = flags | kernel_flags;
     a.op = (int)op;
     void *args[] = {&a};
-    cudaError_t err = cudaLaunchKernel(f, dim3(s.grid), dim3((unsigned)s.block),
-                                       args, 0, (cudaStream_t)stream);
+    cudaError_t err;
+    if (s.cluster > 1) {
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = s.cluster;
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t c = {};
+        c.gridDim = dim3(s.grid);
+        c.blockDim = dim3((unsigned)s.block);
+        c.stream = (cudaStream_t)stream;
+        c.attrs = &cluster;
+        c.numAttrs = 1;
+        err = cudaLaunchKernelExC(&c, f, args);
+    } else {
+        err = cudaLaunchKernel(f, dim3(s.grid), dim3((unsigned)s.block), args, 0,
+                               (cudaStream_t)stream);
+    }
     cudaError_t last = cudaGetLastError();
     return err == cudaSuccess && last == cudaSuccess ? CURED_SUCCESS
                                                      : CURED_ERROR_CUDA;

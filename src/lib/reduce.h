@@ -3,7 +3,8 @@
  * shape and variant that the tests and the bench use (reduce.cu).
  *
  * defines: cured_reduce_shape, cured_reduce_check_args,
- *          cured_reduce_default_grid, cured_reduce_check_shape,
+ *          cured_reduce_default_grid, cured_reduce_default_shape,
+ *          cured_reduce_check_shape,
  *          cured_reduce_elem_align, cured_reduce_shaped,
  *          cured_reduce_flagged, cured_reducer_shape,
  *          cured_reduce_cpu_record, cured_is_device_pointer,
@@ -22,11 +23,14 @@ extern "C" {
 /* The default block: 256 threads (8 warps), four or more resident per SM. */
 #define CURED_REDUCE_BLOCK 256
 
-/* A launch: block threads, grid blocks, and which kernel family. */
+/* A launch: block threads, grid blocks, which kernel family, and the
+ * blocks of a thread-block cluster (0 or 1: none; the exact float sums
+ * only, the other kernels run without). */
 typedef struct cured_reduce_shape {
     int block;
     unsigned grid;
     cured_reduce_variant variant;
+    unsigned cluster;
 } cured_reduce_shape;
 
 /* Checks op, dtype, flags, n and the pointers' NULL-ness and alignment
@@ -51,9 +55,23 @@ size_t cured_reduce_elem_align(cured_dtype dtype);
 unsigned cured_reduce_default_grid(cured_op op, cured_dtype dtype, uint64_t n,
                                    int block, unsigned resident, unsigned sms);
 
+/* The shape cured_reduce launches for op on n elements of dtype on a GPU
+ * with `sms` multiprocessors, where `resident` blocks of the kernel fill
+ * it and a thread-block cluster holds up to cluster_max blocks (0: no
+ * clusters): CURED_REDUCE_BLOCK threads, the exact variant, the default
+ * grid (above); for an exact float sum whose grid fits one cluster, a
+ * cluster of the whole grid, and from 64 KiB of input a full cluster of
+ * cluster_max blocks (its blocks combine in shared memory: no global
+ * atomics, fence, ticket or second read). A function of its arguments
+ * only. Can't fail. */
+void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
+                                unsigned resident, unsigned sms,
+                                unsigned cluster_max, cured_reduce_shape *shape);
+
 /* Checks a forced shape for n elements: block a multiple of 32 in
  * [32, 1024], grid in [max(1, ceil(n / 2^30)), CURED_REDUCE_MAX_BLOCKS],
- * a known variant. Returns CURED_SUCCESS or CURED_ERROR_INVALID_VALUE. */
+ * a known variant, cluster at most CURED_REDUCE_CLUSTER_MAX and, above 1,
+ * dividing the grid. Returns CURED_SUCCESS or CURED_ERROR_INVALID_VALUE. */
 cured_status cured_reduce_check_shape(const cured_reduce_shape *shape,
                                       uint64_t n);
 

@@ -4,7 +4,7 @@
  * defines: cured_op_name, cured_op_from_name, cured_reduce_result_dtype,
  *          cured_reduce_workspace_bytes, cured_reduce_check_args,
  *          cured_reduce_elem_align, cured_reduce_default_grid,
- *          cured_reduce_check_shape
+ *          cured_reduce_default_shape, cured_reduce_check_shape
  *
  * Shared by the GPU launcher (reduce.cu), the CPU path (reduce_cpu.c) and
  * the build without CUDA, so all three refuse the same arguments the same
@@ -153,10 +153,35 @@ unsigned cured_reduce_default_grid(cured_op op, cured_dtype dtype, uint64_t n,
     return g < 1 ? 1u : (unsigned)g;
 }
 
+/* From this many input bytes, an exact float sum whose one-trip grid fits
+ * a cluster takes a whole cluster of the largest size: more SMs loading,
+ * and the cluster's combine in shared memory costs the same (measured on
+ * the H200: docs/results.md, "Clusters"). */
+#define CLUSTER_FULL_BYTES ((uint64_t)64 << 10)
+
+void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
+                                unsigned resident, unsigned sms,
+                                unsigned cluster_max, cured_reduce_shape *shape)
+{
+    shape->block = CURED_REDUCE_BLOCK;
+    shape->variant = CURED_VARIANT_EXACT;
+    shape->grid = cured_reduce_default_grid(op, dtype, n, CURED_REDUCE_BLOCK, resident, sms);
+    shape->cluster = 1;
+    if (op != CURED_OP_SUM || !is_float(dtype) || shape->grid > cluster_max)
+        return;
+    if (n * cured_dtype_size(dtype) >= CLUSTER_FULL_BYTES)
+        shape->grid = cluster_max;
+    if (shape->grid >= 2)
+        shape->cluster = shape->grid;
+}
+
 cured_status cured_reduce_check_shape(const cured_reduce_shape *shape,
                                       uint64_t n)
 {
     if (shape->block < 32 || shape->block > 1024 || shape->block % 32 != 0)
+        return CURED_ERROR_INVALID_VALUE;
+    if (shape->cluster > CURED_REDUCE_CLUSTER_MAX ||
+        (shape->cluster > 1 && shape->grid % shape->cluster != 0))
         return CURED_ERROR_INVALID_VALUE;
     uint64_t least = (n + CURED_REDUCE_BLOCK_ELEMS_MAX - 1) / CURED_REDUCE_BLOCK_ELEMS_MAX;
     if (shape->grid < 1 || shape->grid > CURED_REDUCE_MAX_BLOCKS || shape->grid < least)

@@ -2,14 +2,15 @@
  * (which CI checks against an exact reference, tests/lib/test_reduce_cpu.c).
  *
  *   test_gpu_reduce              every op and dtype on several data kinds and
- *                                sizes, 60 forced launch shapes (blocks 32..1024,
+ *                                sizes, 72 forced launch shapes (blocks 32..1024,
  *                                grids 1..4096: what an H100, an H200 or a
- *                                small GPU would pick), d_in misaligned by
+ *                                small GPU would pick; 12 of them in
+ *                                thread-block clusters of 2..16 blocks), d_in misaligned by
  *                                1..7 elements, poisoned outputs, 1000
  *                                repeated calls, bad input -> a status and
  *                                nothing written
  *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
- *   test_gpu_reduce --one OP DTYPE N OFFSET [GRID BLOCK]
+ *   test_gpu_reduce --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]
  *                                one call, for compute-sanitizer
  *   test_gpu_reduce --price      times exact against plain (not exact) sums,
  *                                f32 f64 f16 bf16, 2^10 .. 2^30, back to back
@@ -17,12 +18,16 @@
  *                                fill (src/reference, uniform in [-0.5, 0.5)),
  *                                on exponents spread over 24 binades and over
  *                                48; block sizes at 2^24 and up (standard)
- *   test_gpu_reduce --shapes     times exact f32 f64 f16 bf16 and i32 sums over
- *                                launch shapes (blocks 128..512, grids 1 ..
- *                                8 x SMs), 2^12 .. 2^28, back to back, beside
+ *   test_gpu_reduce --shapes [DTYPE [LG_MIN LG_MAX]]
+ *                                times exact f32 f64 f16 bf16 and i32 sums
+ *                                (or DTYPE's) over launch shapes (blocks
+ *                                128..1024, grids 1 .. 8 x SMs, clusters of
+ *                                1..16 blocks up to 2^24), 2^12 .. 2^28 (or
+ *                                2^LG_MIN .. 2^LG_MAX), back to back, beside
  *                                the default shape: the sweep behind the
- *                                default grid's caps (reduce_plan.c); every
- *                                shape's bits must equal the default's
+ *                                default grid's caps and clusters
+ *                                (reduce_plan.c); every shape's bits must
+ *                                equal the default's
  *
  * Exits 0 when every check passes, 1 on a failure (one line each), 77
  * without a GPU.
@@ -156,22 +161,34 @@ static int is_float(cured_dtype d)
     return d == CURED_F16 || d == CURED_BF16 || d == CURED_F32 || d == CURED_F64;
 }
 
-/* 60 shapes: 6 blocks x 10 grids. */
+/* 72 shapes: 6 blocks x 10 grids, then 12 in thread-block clusters (one
+ * cluster of 2 .. 16 blocks, or many: the leaders then combine through the
+ * workspace). */
 static int shapes(cured_reduce_shape *out)
 {
     static const int blocks[] = {32, 64, 128, 256, 512, 1024};
     static const unsigned grids[] = {1, 2, 3, 7, 64, 114, 132, 528, 1056, 4096};
+    static const cured_reduce_shape clustered[] = {
+        {256, 2, CURED_VARIANT_EXACT, 2},    {64, 3, CURED_VARIANT_EXACT, 3},
+        {256, 4, CURED_VARIANT_EXACT, 4},    {1024, 4, CURED_VARIANT_EXACT, 4},
+        {128, 7, CURED_VARIANT_EXACT, 7},    {512, 8, CURED_VARIANT_EXACT, 8},
+        {256, 16, CURED_VARIANT_EXACT, 16},  {32, 16, CURED_VARIANT_EXACT, 16},
+        {256, 64, CURED_VARIANT_EXACT, 8},   {128, 528, CURED_VARIANT_EXACT, 16},
+        {256, 528, CURED_VARIANT_EXACT, 2},  {32, 4096, CURED_VARIANT_EXACT, 16},
+    };
     int c = 0;
     for (int b = 0; b < 6; b++)
         for (int g = 0; g < 10; g++)
-            out[c++] = (cured_reduce_shape){blocks[b], grids[g], CURED_VARIANT_EXACT};
+            out[c++] = (cured_reduce_shape){blocks[b], grids[g], CURED_VARIANT_EXACT, 1};
+    for (size_t i = 0; i < sizeof clustered / sizeof *clustered; i++)
+        out[c++] = clustered[i];
     return c;
 }
 
 static void sweep(void)
 {
     static const uint64_t sizes[] = {0, 1, 2, 3, 17, 1000, 4099, (1u << 20) + 3, 5000011};
-    cured_reduce_shape sh[64];
+    cured_reduce_shape sh[80];
     int nshapes = shapes(sh);
     uint64_t seed = 1;
     for (size_t t = 0; t < sizeof all_types / sizeof *all_types; t++) {
@@ -265,8 +282,10 @@ static void bad_input(void)
     memset(poison, 0xab, sizeof poison);
     CHECK_CUDA(cudaMemcpy(d_out, poison, 64, cudaMemcpyHostToDevice));
     float host_out = 0;
-    cured_reduce_shape plain = {256, 1, CURED_VARIANT_PLAIN};
-    cured_reduce_shape two = {256, 2, CURED_VARIANT_EXACT};
+    cured_reduce_shape plain = {256, 1, CURED_VARIANT_PLAIN, 1};
+    cured_reduce_shape two = {256, 2, CURED_VARIANT_EXACT, 1};
+    cured_reduce_shape uneven = {256, 6, CURED_VARIANT_EXACT, 4};
+    cured_reduce_shape huge = {256, 34, CURED_VARIANT_EXACT, 17};
     struct {
         const char *what;
         cured_status st;
@@ -292,6 +311,12 @@ static void bad_input(void)
         {"grid too small", cured_reduce_shaped(R, CURED_OP_SUM, CURED_F32, d_in(&x), (uint64_t)1 << 32, d_out + 8, 0,
                                                &two, NULL),
          CURED_ERROR_INVALID_VALUE},
+        {"cluster not dividing the grid",
+         cured_reduce_shaped(R, CURED_OP_SUM, CURED_F32, d_in(&x), 1000, d_out + 8, 0, &uneven, NULL),
+         CURED_ERROR_INVALID_VALUE},
+        {"cluster too large",
+         cured_reduce_shaped(R, CURED_OP_SUM, CURED_F32, d_in(&x), 1000, d_out + 8, 0, &huge, NULL),
+         CURED_ERROR_INVALID_VALUE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         if (cases[i].st != cases[i].want)
@@ -315,7 +340,7 @@ static void large(void)
             for (int op = 0; op < (k == UNIFORM ? CURED_OP_COUNT : 1); op++) {
                 uint64_t want = cpu_result(&x, (cured_op)op, 0);
                 run_one(&x, (cured_op)op, 0, NULL, &want, "2^28");
-                cured_reduce_shape s = {1024, 1, CURED_VARIANT_EXACT};
+                cured_reduce_shape s = {1024, 1, CURED_VARIANT_EXACT, 1};
                 if (op == 0)
                     run_one(&x, (cured_op)op, 0, &s, &want, "2^28 one block");
             }
@@ -408,19 +433,23 @@ static void price(void)
             }
 }
 
-/* --shapes: one line per (dtype, n, block, grid), then per (dtype, n) the
- * fastest shape beside the default one. */
-static void shapes(void)
+/* --shapes [DTYPE [LG_MIN LG_MAX]]: one line per (dtype, n, block, grid,
+ * cluster), then per (dtype, n) the fastest shape beside the default one;
+ * every shape's bits must equal the default's. Clusters of 2..16 blocks
+ * are tried for float sums up to 2^24 elements. */
+static void shape_sweep(const char *only, int lg_min, int lg_max)
 {
     static const cured_dtype types[] = {CURED_F32, CURED_F64, CURED_F16, CURED_BF16, CURED_I32};
     int device = 0, sms = 0;
     CHECK_CUDA(cudaGetDevice(&device));
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const unsigned S = (unsigned)sms;
-    const unsigned grids[] = {1, 4, 8, 16, 32, 64, 128, S, 256, 2 * S, 512, 4 * S, 1024, 8 * S};
-    printf("%-5s %6s %6s %6s %10s\n", "dtype", "log2n", "block", "grid", "us/call");
-    for (size_t t = 0; t < sizeof types / sizeof *types; t++)
-        for (int lg = 12; lg <= 28; lg += lg < 24 ? 1 : 2) {
+    const unsigned grids[] = {1, 2, 4, 8, 16, 32, 64, 128, S, 256, 2 * S, 512, 4 * S, 1024, 8 * S};
+    printf("%-5s %6s %6s %6s %7s %10s\n", "dtype", "log2n", "block", "grid", "cluster", "us/call");
+    for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+        if (only != NULL && strcmp(only, cured_dtype_name(types[t])) != 0)
+            continue;
+        for (int lg = lg_min; lg <= lg_max; lg += lg < 24 ? 1 : 2) {
             uint64_t n = (uint64_t)1 << lg;
             size_t esz = cured_dtype_size(types[t]);
             int calls = lg <= 20 ? 200 : lg <= 24 ? 50 : lg <= 26 ? 20 : 5;
@@ -431,34 +460,40 @@ static void shapes(void)
             unsigned long long want = 0, got = 0;
             CHECK_CUDA(cudaMemcpy(&want, d_out + 8, esz == 8 ? 8 : 4, cudaMemcpyDeviceToHost));
             cured_reduce_shape best = def;
-            for (unsigned block = 128; block <= 512; block *= 2)
-                for (size_t g = 0; g < sizeof grids / sizeof *grids; g++) {
-                    uint64_t threads = (uint64_t)grids[g] * block;
-                    if (threads * 2 > n || threads > (uint64_t)S * 1024 ||
-                        (lg <= 24 && threads * 64 * 16 < n * esz) || /* > 16 trips */
-                        (lg > 24 && threads < (uint64_t)S * 512))
-                        continue;
-                    cured_reduce_shape s = {(int)block, grids[g], CURED_VARIANT_EXACT};
-                    double us = time_calls(&x, &s, calls);
-                    got = 0;
-                    CHECK_CUDA(cudaMemcpy(&got, d_out + 8, esz == 8 ? 8 : 4,
-                                          cudaMemcpyDeviceToHost));
-                    if (got != want)
-                        FAIL("shapes %s 2^%d block %u grid %u: bits %llx, default's %llx",
-                             cured_dtype_name(types[t]), lg, block, grids[g], got, want);
-                    printf("%-5s %6d %6u %6u %10.2f\n", cured_dtype_name(types[t]), lg, block,
-                           grids[g], us);
-                    if (us < t_best) {
-                        t_best = us;
-                        best = s;
+            for (unsigned block = 128; block <= 1024; block *= 2)
+                for (size_t g = 0; g < sizeof grids / sizeof *grids; g++)
+                    for (unsigned cl = 1; cl <= CURED_REDUCE_CLUSTER_MAX; cl *= 2) {
+                        uint64_t threads = (uint64_t)grids[g] * block;
+                        if (threads * 2 > n || threads > (uint64_t)S * 1024 ||
+                            (lg <= 24 && threads * 64 * 16 < n * esz) || /* > 16 trips */
+                            (lg > 24 && threads < (uint64_t)S * 512) ||
+                            grids[g] % cl != 0 ||
+                            (cl > 1 && (!is_float(types[t]) || lg > 24)))
+                            continue;
+                        cured_reduce_shape s = {(int)block, grids[g], CURED_VARIANT_EXACT, cl};
+                        double us = time_calls(&x, &s, calls);
+                        got = 0;
+                        CHECK_CUDA(cudaMemcpy(&got, d_out + 8, esz == 8 ? 8 : 4,
+                                              cudaMemcpyDeviceToHost));
+                        if (got != want)
+                            FAIL("shapes %s 2^%d block %u grid %u cluster %u: bits %llx, "
+                                 "default's %llx",
+                                 cured_dtype_name(types[t]), lg, block, grids[g], cl, got, want);
+                        printf("%-5s %6d %6u %6u %7u %10.2f\n", cured_dtype_name(types[t]), lg,
+                               block, grids[g], cl, us);
+                        if (us < t_best) {
+                            t_best = us;
+                            best = s;
+                        }
                     }
-                }
-            printf("best  %s 2^%d: block %d grid %u %.2f us; default block %d grid %u %.2f us\n",
-                   cured_dtype_name(types[t]), lg, best.block, best.grid, t_best, def.block,
-                   def.grid, t_def);
+            printf("best  %s 2^%d: block %d grid %u cluster %u %.2f us; default block %d grid "
+                   "%u cluster %u %.2f us\n",
+                   cured_dtype_name(types[t]), lg, best.block, best.grid, best.cluster, t_best,
+                   def.block, def.grid, def.cluster, t_def);
             fflush(stdout);
             free_data(&x);
         }
+    }
 }
 
 int main(int argc, char **argv)
@@ -477,16 +512,18 @@ int main(int argc, char **argv)
         cured_op op;
         cured_dtype d;
         if (cured_op_from_name(argv[2], &op) || cured_dtype_from_name(argv[3], &d)) {
-            fprintf(stderr, "usage: --one OP DTYPE N OFFSET [GRID BLOCK]\n");
+            fprintf(stderr, "usage: --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]\n");
             return 2;
         }
         data x = make_data(d, is_float(d) ? WIDE : 0, strtoull(argv[4], NULL, 10),
                            strtoull(argv[5], NULL, 10), 1);
-        cured_reduce_shape s = {256, 1, CURED_VARIANT_EXACT};
+        cured_reduce_shape s = {256, 1, CURED_VARIANT_EXACT, 1};
         if (argc >= 8) {
             s.grid = (unsigned)atoi(argv[6]);
             s.block = atoi(argv[7]);
         }
+        if (argc >= 9)
+            s.cluster = (unsigned)atoi(argv[8]);
         uint64_t want = cpu_result(&x, op, 0);
         run_one(&x, op, 0, argc >= 8 ? &s : NULL, &want, "one");
         free_data(&x);
@@ -495,7 +532,8 @@ int main(int argc, char **argv)
     } else if (argc >= 2 && strcmp(argv[1], "--price") == 0) {
         price();
     } else if (argc >= 2 && strcmp(argv[1], "--shapes") == 0) {
-        shapes();
+        shape_sweep(argc >= 3 ? argv[2] : NULL, argc >= 5 ? atoi(argv[3]) : 12,
+                    argc >= 5 ? atoi(argv[4]) : 28);
     } else {
         bad_input();
         misaligned();

@@ -3,7 +3,8 @@
  *
  * defines: cured_reduce_variant, CURED_REDUCE_STATE_BYTES,
  *          CURED_REDUCE_PARTIAL_BYTES, CURED_REDUCE_MAX_BLOCKS,
- *          CURED_REDUCE_BLOCK_ELEMS_MAX, cured_reduce_kernel_args,
+ *          CURED_REDUCE_BLOCK_ELEMS_MAX, CURED_REDUCE_CLUSTER_MAX,
+ *          cured_reduce_kernel_args,
  *          cured_reduce_function
  *
  * Pure C declarations: src/lib/reduce.cu launches, src/lib/reduce_plan.c
@@ -32,13 +33,18 @@ typedef enum cured_reduce_variant {
 
 /* Workspace: CURED_REDUCE_STATE_BYTES of state, zero between calls (the
  * last-block ticket counter, a uint32 at offset 0; an exact sum's special
- * bits at 4 and its 72 int64 digits at 8: sum_block.cuh), then one
- * partial result of CURED_REDUCE_PARTIAL_BYTES per block for the other
- * kernels (a 16-byte value each). */
-#define CURED_REDUCE_STATE_BYTES 1024
+ * bits at 4 and, from 128, sixteen copies of its digits, up to 72 int64
+ * each: sum_block.cuh), then one partial result of
+ * CURED_REDUCE_PARTIAL_BYTES per block for the other kernels (a 16-byte
+ * value each). */
+#define CURED_REDUCE_STATE_BYTES 16384
 #define CURED_REDUCE_PARTIAL_BYTES 16
 /* Grids never exceed this (so the workspace size is one constant). */
 #define CURED_REDUCE_MAX_BLOCKS 4096
+/* Blocks in a thread-block cluster at most (the H100's and H200's limit
+ * with non-portable sizes allowed): an exact sum's cluster combines its
+ * blocks' digits in shared memory (sum_block.cuh). */
+#define CURED_REDUCE_CLUSTER_MAX 16
 /* No block sums more than this many elements, so its carry-save digits
  * cannot overflow (docs/exact.md): the grid grows past 2^42 / 2^30 = 4096
  * blocks only beyond CURED_REDUCE_MAX_N. */
@@ -57,7 +63,9 @@ typedef struct cured_reduce_kernel_args {
 /* The __global__ function for (op, dtype, variant), launched with one
  * argument (cured_reduce_kernel_args by value), a one-dimensional block of
  * 32 .. 1024 threads (a multiple of 32), any grid from 1 to
- * CURED_REDUCE_MAX_BLOCKS, no dynamic shared memory. NULL when there is no
+ * CURED_REDUCE_MAX_BLOCKS, no dynamic shared memory; on sm_90 and later
+ * optionally in clusters of up to CURED_REDUCE_CLUSTER_MAX blocks (the
+ * grid a multiple of the cluster). NULL when there is no
  * such kernel (plain for a non-sum or an integer sum). */
 const void *cured_reduce_function(cured_op op, cured_dtype dtype,
                                   cured_reduce_variant variant);

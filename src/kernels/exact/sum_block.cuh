@@ -9,9 +9,11 @@
  * Each warp sums its lanes' integers and stores the sum as six pieces in
  * its own row of shared memory; warp 0 gathers the rows and the slow
  * paths' superaccumulator into the block's digits. One block rounds and
- * writes the result; otherwise each block adds its digits to the
- * workspace's with global atomics and takes a ticket, and the last block
- * reads, zeroes (for the next call), rounds (round_warp.cuh) and writes.
+ * writes the result; in a thread-block cluster the other blocks store
+ * their digits in the leader's shared memory first; otherwise each block
+ * (leader) adds its digits to one of the workspace's copies with global
+ * atomics and takes a ticket, and the last block reads every copy, zeroes
+ * them (for the next call), rounds (round_warp.cuh) and writes.
  * The steps, and why no digit overflows: docs/exact.md, "The GPU kernel".
  */
 #ifndef CURED_SUM_BLOCK_CUH
@@ -24,10 +26,23 @@
 #include "xacc.h"
 
 /* The workspace's state (CURED_REDUCE_STATE_BYTES, zero between calls):
- * the ticket counter, the special bits of an exact sum, its digits. */
+ * the ticket counter, the special bits of an exact sum, then
+ * EXACT_WS_COPIES copies of its digits, each on 128-byte lines of its own.
+ * Block (leader) b adds into copy b % EXACT_WS_COPIES: hundreds of blocks'
+ * atomics on one copy queued at the same few L2 lines, and the fence, the
+ * ticket and the last block's reads waited behind them. */
 #define EXACT_WS_COUNTER 0
 #define EXACT_WS_SPECIAL 4
-#define EXACT_WS_DIGITS 8
+#define EXACT_WS_DIGITS 128
+#define EXACT_WS_COPIES 16
+
+/* Bytes from one copy of NDIG digits to the next. */
+template <int NDIG>
+struct exact_ws_copy {
+    static const int STRIDE = (NDIG * 8 + 127) / 128 * 128;
+    static_assert(EXACT_WS_DIGITS + EXACT_WS_COPIES * STRIDE <= CURED_REDUCE_STATE_BYTES,
+                  "the digits' copies fit the workspace's state");
+};
 
 /* What a block keeps in shared memory for its sum. */
 template <int NDIG>
@@ -36,13 +51,51 @@ struct exact_block_state {
     int64_t warp_piece[32][6]; /* each warp's sum, as six pieces */
     int warp_first[32];        /* the digit of each warp's piece 0 */
     unsigned special;
+    /* a cluster's leader: the other blocks' digits and special bits */
+    int64_t cluster_digits[CURED_REDUCE_CLUSTER_MAX - 1][NDIG];
+    unsigned cluster_special[CURED_REDUCE_CLUSTER_MAX - 1];
 };
 
-/* Zeroes the superaccumulator and the flags; ends with a barrier. Every
- * thread calls it. */
+/* The blocks of this block's cluster: 1 outside a cluster, before sm_90,
+ * and in the model (CURED_REDUCE_NO_CLUSTER: it runs blocks one after
+ * another, so no block could wait for another). */
+__device__ inline unsigned exact_cluster_size()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(CURED_REDUCE_NO_CLUSTER)
+    return __clusterSizeInBlocks();
+#else
+    return 1;
+#endif
+}
+
+/* The cluster barrier (sm_90; never called where exact_cluster_size() is
+ * 1): arrive with release or relaxed semantics, wait with acquire. */
+__device__ inline void exact_cluster_arrive(bool release)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(CURED_REDUCE_NO_CLUSTER)
+    if (release)
+        __cluster_barrier_arrive();
+    else
+        __cluster_barrier_arrive_relaxed();
+#endif
+}
+
+__device__ inline void exact_cluster_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(CURED_REDUCE_NO_CLUSTER)
+    __cluster_barrier_wait();
+#endif
+}
+
+/* Zeroes the superaccumulator and the flags; ends with a barrier. In a
+ * cluster, every thread also arrives at the cluster barrier's first phase
+ * (waited for before any block writes to another's shared memory: then
+ * every block of the cluster has started). Every thread calls it. */
 template <int NDIG>
 __device__ void exact_block_begin(exact_block_state<NDIG> &s)
 {
+    if (exact_cluster_size() > 1)
+        exact_cluster_arrive(false);
     for (int i = threadIdx.x; i < NDIG; i += blockDim.x)
         s.digits[i] = 0;
     if (threadIdx.x == 0)
@@ -143,58 +196,123 @@ __device__ inline void exact_write(xacc_family f, warp_normal<NDIG> &n, unsigned
         *(unsigned *)a.out = (unsigned)bits;
 }
 
-/* Ends the kernel after exact_block_sum: writes the result (one block), or
- * adds this block's digits to the workspace and, in the last block to
- * finish, rounds their sum and writes it. Every thread calls it; only
- * warp 0 works. */
+/* The cluster's digits into its leader's (rank 0) warp 0: every other
+ * block's warp 0 stores its digits d and special bits in the leader's
+ * shared memory, releases them at the cluster barrier and returns false;
+ * the leader's warp 0 waits there, adds them to its own d and special
+ * (digits below 2^33 after the carry step: at most 16 of them, below
+ * 2^37) and returns true. Warp 0 calls it, in a cluster only; the other
+ * warps pass the barrier in exact_grid_finish. */
+template <int NDIG>
+__device__ bool exact_cluster_gather(exact_block_state<NDIG> &s,
+                                     int64_t (&d)[warp_digit_count<NDIG>::PER],
+                                     unsigned &special)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(CURED_REDUCE_NO_CLUSTER)
+    const int PER = warp_digit_count<NDIG>::PER;
+    unsigned lane = threadIdx.x & 31u;
+    unsigned rank = __clusterRelativeBlockRank(), size = __clusterSizeInBlocks();
+    exact_cluster_wait(); /* every block of the cluster has started */
+    if (rank != 0) {
+        exact_block_state<NDIG> *lead =
+            (exact_block_state<NDIG> *)__cluster_map_shared_rank(&s, 0);
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            int D = (int)lane + 32 * i;
+            if (D < NDIG)
+                lead->cluster_digits[rank - 1][D] = d[i];
+        }
+        if (lane == 0)
+            lead->cluster_special[rank - 1] = special;
+        exact_cluster_arrive(true);
+        return false;
+    }
+    exact_cluster_arrive(false);
+    exact_cluster_wait(); /* every other block's stores */
+    for (unsigned k = 0; k + 1 < size; k++) {
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            int D = (int)lane + 32 * i;
+            if (D < NDIG)
+                d[i] += s.cluster_digits[k][D];
+        }
+        special |= s.cluster_special[k];
+    }
+#endif
+    return true;
+}
+
+/* Ends the kernel after exact_block_sum: writes the result (one block or
+ * one cluster), or adds this block's digits (a cluster's, in its leader)
+ * to the workspace and, in the last to finish, rounds their sum and
+ * writes it. Every thread calls it; only warp 0 works. */
 template <int NDIG>
 __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
                                   const cured_reduce_kernel_args &a)
 {
     const int PER = warp_digit_count<NDIG>::PER;
     unsigned lane = threadIdx.x & 31u;
-    if (threadIdx.x >= 32)
-        return;
-    int64_t d[PER];
-    exact_block_digits<NDIG>(s, d);
-    if (gridDim.x == 1) {
-        warp_normal<NDIG> n = warp_normalize<NDIG>(d);
-        exact_write<NDIG>(f, n, s.special, a);
+    unsigned cluster = exact_cluster_size();
+    if (threadIdx.x >= 32) {
+        if (cluster > 1) { /* the barrier's two phases, nothing to send */
+            exact_cluster_wait();
+            exact_cluster_arrive(false);
+        }
         return;
     }
+    int64_t d[PER];
+    exact_block_digits<NDIG>(s, d);
+    unsigned special = s.special;
+    if (cluster > 1 && !exact_cluster_gather<NDIG>(s, d, special))
+        return;
+    unsigned leaders = gridDim.x / cluster; /* blocks that go on */
+    if (leaders == 1) {
+        warp_normal<NDIG> n = warp_normalize<NDIG>(d);
+        exact_write<NDIG>(f, n, special, a);
+        return;
+    }
+    const int STRIDE = exact_ws_copy<NDIG>::STRIDE;
     char *ws = (char *)a.workspace;
     unsigned *counter = (unsigned *)(ws + EXACT_WS_COUNTER);
     unsigned *gspecial = (unsigned *)(ws + EXACT_WS_SPECIAL);
-    unsigned long long *gd = (unsigned long long *)(ws + EXACT_WS_DIGITS);
+    char *copies = ws + EXACT_WS_DIGITS;
+    unsigned long long *gd =
+        (unsigned long long *)(copies + (blockIdx.x / cluster) % EXACT_WS_COPIES * STRIDE);
 #pragma unroll
     for (int i = 0; i < PER; i++) {
         int D = (int)lane + 32 * i;
         if (D < NDIG && d[i] != 0)
             atomicAdd(gd + D, (unsigned long long)d[i]);
     }
-    if (lane == 0 && s.special)
-        atomicOr(gspecial, s.special);
+    if (lane == 0 && special)
+        atomicOr(gspecial, special);
     __threadfence(); /* each lane's adds, before the ticket */
     __syncwarp();
     unsigned last = 0;
     if (lane == 0)
-        last = atomicAdd(counter, 1u) == gridDim.x - 1;
+        last = atomicAdd(counter, 1u) == leaders - 1;
     if (!__shfl_sync(FULL_WARP, last, 0))
         return;
 
     /* The last block: every block's adds are done and fenced. Sums of at
-     * most 4096 digits below 2^33: below 2^45. */
+     * most 4096 digits below 2^37 (over all copies): below 2^49. */
     __threadfence();
 #pragma unroll
-    for (int i = 0; i < PER; i++) {
-        int D = (int)lane + 32 * i;
+    for (int i = 0; i < PER; i++)
         d[i] = 0;
-        if (D < NDIG) {
-            d[i] = (int64_t)__ldcg(gd + D);
-            gd[D] = 0; /* re-armed for the next call */
+#pragma unroll 4
+    for (int c = 0; c < EXACT_WS_COPIES; c++) {
+        unsigned long long *cd = (unsigned long long *)(copies + c * STRIDE);
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            int D = (int)lane + 32 * i;
+            if (D < NDIG) {
+                d[i] += (int64_t)__ldcg(cd + D);
+                cd[D] = 0; /* re-armed for the next call */
+            }
         }
     }
-    unsigned special = __ldcg(gspecial);
+    special = __ldcg(gspecial);
     warp_normal<NDIG> n = warp_normalize<NDIG>(d);
     exact_write<NDIG>(f, n, special, a);
     if (lane == 0) {
