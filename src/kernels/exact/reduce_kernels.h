@@ -33,11 +33,10 @@ typedef enum cured_reduce_variant {
 
 /* Workspace: CURED_REDUCE_STATE_BYTES of state, zero between calls (the
  * last-block ticket counter, a uint32 at offset 0; an exact sum's special
- * bits at 4 and, from 128, sixteen copies of its digits, up to 72 int64
- * each: sum_block.cuh), then one partial result of
- * CURED_REDUCE_PARTIAL_BYTES per block for the other kernels (a 16-byte
- * value each). */
-#define CURED_REDUCE_STATE_BYTES 16384
+ * bits at 4 and its 72 int64 digits at 8: sum_block.cuh), then one
+ * partial result of CURED_REDUCE_PARTIAL_BYTES per block for the other
+ * kernels (a 16-byte value each). */
+#define CURED_REDUCE_STATE_BYTES 1024
 #define CURED_REDUCE_PARTIAL_BYTES 16
 /* Grids never exceed this (so the workspace size is one constant). */
 #define CURED_REDUCE_MAX_BLOCKS 4096

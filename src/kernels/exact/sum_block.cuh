@@ -11,9 +11,9 @@
  * paths' superaccumulator into the block's digits. One block rounds and
  * writes the result; in a thread-block cluster the other blocks store
  * their digits in the leader's shared memory first; otherwise each block
- * (leader) adds its digits to one of the workspace's copies with global
- * atomics and takes a ticket, and the last block reads every copy, zeroes
- * them (for the next call), rounds (round_warp.cuh) and writes.
+ * (leader) adds its digits to the workspace's with global atomics and
+ * takes a ticket, and the last block reads them, zeroes them (for the next
+ * call), rounds (round_warp.cuh) and writes.
  * The steps, and why no digit overflows: docs/exact.md, "The GPU kernel".
  */
 #ifndef CURED_SUM_BLOCK_CUH
@@ -26,23 +26,12 @@
 #include "xacc.h"
 
 /* The workspace's state (CURED_REDUCE_STATE_BYTES, zero between calls):
- * the ticket counter, the special bits of an exact sum, then
- * EXACT_WS_COPIES copies of its digits, each on 128-byte lines of its own.
- * Block (leader) b adds into copy b % EXACT_WS_COPIES: hundreds of blocks'
- * atomics on one copy queued at the same few L2 lines, and the fence, the
- * ticket and the last block's reads waited behind them. */
+ * the ticket counter, the special bits of an exact sum, its digits. (Sixteen
+ * copies of the digits on lines of their own, block b adding into copy
+ * b % 16, measured no faster: docs/results.md.) */
 #define EXACT_WS_COUNTER 0
 #define EXACT_WS_SPECIAL 4
-#define EXACT_WS_DIGITS 128
-#define EXACT_WS_COPIES 16
-
-/* Bytes from one copy of NDIG digits to the next. */
-template <int NDIG>
-struct exact_ws_copy {
-    static const int STRIDE = (NDIG * 8 + 127) / 128 * 128;
-    static_assert(EXACT_WS_DIGITS + EXACT_WS_COPIES * STRIDE <= CURED_REDUCE_STATE_BYTES,
-                  "the digits' copies fit the workspace's state");
-};
+#define EXACT_WS_DIGITS 8
 
 /* What a block keeps in shared memory for its sum. */
 template <int NDIG>
@@ -271,13 +260,10 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
         exact_write<NDIG>(f, n, special, a);
         return;
     }
-    const int STRIDE = exact_ws_copy<NDIG>::STRIDE;
     char *ws = (char *)a.workspace;
     unsigned *counter = (unsigned *)(ws + EXACT_WS_COUNTER);
     unsigned *gspecial = (unsigned *)(ws + EXACT_WS_SPECIAL);
-    char *copies = ws + EXACT_WS_DIGITS;
-    unsigned long long *gd =
-        (unsigned long long *)(copies + (blockIdx.x / cluster) % EXACT_WS_COPIES * STRIDE);
+    unsigned long long *gd = (unsigned long long *)(ws + EXACT_WS_DIGITS);
 #pragma unroll
     for (int i = 0; i < PER; i++) {
         int D = (int)lane + 32 * i;
@@ -295,21 +281,15 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
         return;
 
     /* The last block: every block's adds are done and fenced. Sums of at
-     * most 4096 digits below 2^37 (over all copies): below 2^49. */
+     * most 4096 digits below 2^37: below 2^49. */
     __threadfence();
 #pragma unroll
-    for (int i = 0; i < PER; i++)
+    for (int i = 0; i < PER; i++) {
+        int D = (int)lane + 32 * i;
         d[i] = 0;
-#pragma unroll 4
-    for (int c = 0; c < EXACT_WS_COPIES; c++) {
-        unsigned long long *cd = (unsigned long long *)(copies + c * STRIDE);
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            if (D < NDIG) {
-                d[i] += (int64_t)__ldcg(cd + D);
-                cd[D] = 0; /* re-armed for the next call */
-            }
+        if (D < NDIG) {
+            d[i] = (int64_t)__ldcg(gd + D);
+            gd[D] = 0; /* re-armed for the next call */
         }
     }
     special = __ldcg(gspecial);

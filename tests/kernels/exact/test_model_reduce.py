@@ -47,8 +47,8 @@ import sys
 import model_cli
 
 SIZE = {"f32": 4, "bf16": 2, "f16": 2, "f64": 8, "i32": 4}
-WS_BYTES = 16384 + 4096 * 16  # cured_reduce_workspace_bytes()
-STATE_BYTES = 16384
+WS_BYTES = 1024 + 4096 * 16  # cured_reduce_workspace_bytes()
+STATE_BYTES = 1024
 
 # entry dtype kind n grid block [flags] [offset elements]
 CASES = """
