@@ -708,7 +708,8 @@ struct half_acc {
  * U_k) and adds s0 2^78 + s1 2^39 + s2 to a 160-bit two's complement acc,
  * units u: a thread adds at most 2^25 elements, so |acc| < 2^141. Slice
  * 0's binade stays finite while wlo <= WLO_MAX; an element above the
- * highest window, a subnormal, or one below the window goes to sacc.
+ * highest window or below the window goes to sacc. The lowest window (wlo
+ * = 1, u = 2^-1074) takes the subnormals too: multiples of u below 2^52 u.
  * docs/exact.md ("Thread, f64") argues each step; the additions have no
  * products, so nothing can be contracted into an FMA.
  *
@@ -823,7 +824,8 @@ struct wide_acc {
         spill();
         wlo = w;
         top = ((unsigned)(w + BINADES) << 20) - 1 + BIAS;
-        bot = ((unsigned)w << 20) + BIAS;
+        /* the lowest window takes the subnormals: bot is 2^-1074's key */
+        bot = w == 1 ? 1 + BIAS : ((unsigned)w << 20) + BIAS;
         reset_slices();
     }
 
@@ -873,7 +875,7 @@ struct wide_acc {
         unsigned M = __reduce_max_sync(FULL_WARP, hm);
         if (trips == FLUSH_TRIPS)
             flush();
-        if (M > top && M >= 0x100000u + BIAS) {
+        if (M > top && M > BIAS) { /* a finite nonzero element above the window */
             int w = window_for((int)((M - BIAS) >> 20));
             if (w != wlo) /* else the window is at WLO_MAX already */
                 rebase(w);

@@ -24,6 +24,10 @@ Data kinds (f32 bits; bf16 takes their top half):
   wide      exponents anywhere below 2^73, signs random: rebases and sacc
   cancel    pairs x, -x of random size, a small one now and then
   sub       subnormals and tiny numbers with a few normal ones
+  tiny      (f64) subnormals and numbers below 2^-982 (the lowest window,
+            which takes the subnormals), each with its negation 64
+            elements on, but for a few smallest subnormals: their count
+            is the exact sum (n a multiple of 128)
   grow      exponents rising along the array: many rebases, then inf
   special   an infinity among normal numbers
   pos1      positive, one binade: long sums at the window's top
@@ -120,6 +124,7 @@ exact_f64 f64 wide 100003 7 256
 exact_f64 f64 wide 30011 1 32
 exact_f64 f64 cancel 100003 5 128
 exact_f64 f64 sub 50003 3 64
+exact_f64 f64 tiny 50048 3 64
 exact_f64 f64 special 50003 3 64
 exact_f64 f64 pos1 131072 1 32
 exact_f64 f64 pos1 262147 1 32 0 1
@@ -194,6 +199,11 @@ def f64_element(kind, i, n, r, seed):
         return bits(i & 1, rr.randrange(1, 1900), rr.getrandbits(52))
     if kind == "sub":
         return bits(r.getrandbits(1), r.choice([0, 0, 1, 2, 500]), r.getrandbits(52))
+    if kind == "tiny":
+        if (i // 128) % 8 == 3 and i % 64 in (6, 7):
+            return 1
+        rr = random.Random(seed * 1000003 + (i // 128) * 64 + i % 64)
+        return bits((i // 64) % 2, rr.choice([0, 0, 1, 2, 40]), rr.getrandbits(52))
     if kind == "special":
         if i == n // 2:
             return 0x7FF0000000000000
