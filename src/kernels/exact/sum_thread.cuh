@@ -11,10 +11,10 @@
  * `sacc` in shared memory (xacc.h's digits, 64-bit shared atomics), which
  * is rare for real data. A trip is tested whole (the max and min of its
  * elements' keys against the window, one warp vote). f32 and bf16 keep two
- * adjacent windows of f64 accumulators, f16 needs none, f64 a 64-binade
- * integer window; docs/exact.md ("The GPU kernel") argues each
- * accumulator's exactness; plain_acc adds in the output type, as a
- * non-exact kernel would.
+ * adjacent windows of f64 accumulators, f16 needs none, f64 one 64-binade
+ * window split over three f64 accumulators (slices); docs/exact.md ("The
+ * GPU kernel") argues each accumulator's exactness; plain_acc adds in the
+ * output type, as a non-exact kernel would.
  */
 #ifndef CURED_SUM_THREAD_CUH
 #define CURED_SUM_THREAD_CUH
@@ -130,6 +130,22 @@ __device__ inline void u160_add(u160 &a, const u160 &b)
 __device__ inline bool u160_is_zero(const u160 &a)
 {
     return (a.w0 | a.w1 | a.w2 | a.w3 | a.w4) == 0;
+}
+
+/* a += v * 2^S (v signed, 0 <= S < 96), modulo 2^160. */
+template <int S>
+__device__ inline void u160_add_s64_shl(u160 &a, long long v)
+{
+    unsigned s = (unsigned)(v >> 63);
+    const unsigned x[5] = {(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s, s};
+    unsigned w[5]; /* x shifted left by S */
+#pragma unroll
+    for (int i = 0; i < 5; i++) {
+        int j = i - S / 32;
+        unsigned hi = j >= 0 ? x[j] : 0u, lo = j >= 1 ? x[j - 1] : 0u;
+        w[i] = S % 32 ? __funnelshift_l(lo, hi, S % 32) : hi;
+    }
+    u160_add(a, u160{w[0], w[1], w[2], w[3], w[4]});
 }
 
 /* Piece `which` (0..5) of the two's complement a in units 2^pos: a's
@@ -669,22 +685,33 @@ struct half_acc {
 };
 
 // ----------------------------------------------------------------------------
-// f64: the integer window
+// f64: three f64 slices in one window
 
-/* f64: integer arithmetic, fed by the FP64 pipe. A window of 64 binades
- * [wlo, wlo + 64) (biased exponents, wlo >= 1). An element d in it (or a
- * zero) scaled by 2^(1075 - wlo) (two exact power-of-two products, each
- * factor in range) is an integer x, |x| < 2^116, in units 2^(wlo - 1 +
- * EMIN). |x| = xh 2^64 + xl with xh = trunc(|x| 2^-64) < 2^52 and xl =
- * |x| - xh 2^64 (one fused multiply-add) in [0, 2^64): both exact, since
- * xl is made of |x|'s own significant bits, at most 53 of them (for a
- * negative x, x - floor(x 2^-64) 2^64 would be 2^64 - |x|, which is not);
- * each converts to a 64-bit integer exactly. The magnitude's words, all
- * flipped for a negative d, add to a 160-bit two's complement
- * accumulator, and the +1 that completes each negation is counted in
- * nneg and folded in before the count can wrap. A thread adds at most
- * 2^25 elements (2^30 a block), so |acc| < 2^141: no overflow. Subnormals
- * and what lies outside the window go to sacc.
+/* f64: a window of 64 binades [wlo, wlo + 64) (biased exponents, 1 <= wlo
+ * <= WLO_MAX), its top the largest element's binade. With u = 2^(wlo -
+ * 1075), the unit of binade wlo, an element x of the window is a multiple
+ * of u with |x| < 2^116 u. It is added into three f64 accumulators, the
+ * slices a0, a1, a2, with ulps U0 = 2^78 u, U1 = 2^39 u, U2 = u: slice k
+ * starts (and restarts after every flush) at its bias M_k = 1.5 2^52 U_k,
+ * in the binade whose doubles are the multiples of U_k. Per element
+ *     t = a0 + x;  x = x - (t - a0);  a0 = t;   now |x| <= U0 / 2
+ *     t = a1 + x;  x = x - (t - a1);  a1 = t;   now |x| <= U1 / 2
+ *     a2 = a2 + x;
+ * Each operation is exact while a_k + x stays in [2^52 U_k, 2^53 U_k]: t
+ * is the multiple of U_k nearest a_k + x, t - a_k a small multiple of
+ * U_k, x - (t - a_k) the rounding error of t (a double, Fast2Sum), and a2
+ * + x a multiple of u below 2^53 u. Slice k's input is at most 2^38 U_k
+ * (the element below 2^38 U0, the errors at most U0 / 2 = 2^38 U1 and U1 /
+ * 2 = 2^38 U2), so 2^13 additions keep it within 2^51 U_k of its bias:
+ * FLUSH_TRIPS. The flush reads (a_k - M_k) / U_k as the difference of the
+ * two doubles' bits (up to and including 2^53 U_k they step by one per
+ * U_k) and adds s0 2^78 + s1 2^39 + s2 to a 160-bit two's complement acc,
+ * units u: a thread adds at most 2^25 elements, so |acc| < 2^141. Slice
+ * 0's binade stays finite while wlo <= WLO_MAX; an element above the
+ * highest window or below the window goes to sacc. The lowest window (wlo
+ * = 1, u = 2^-1074) takes the subnormals too: multiples of u below 2^52 u.
+ * docs/exact.md ("Thread, f64") argues each step; the additions have no
+ * products, so nothing can be contracted into an FMA.
  *
  * Keys as narrow_acc's, from the high word with bit 0 set when the low
  * word is not zero (a subnormal whose high word is zero is then not taken
@@ -693,24 +720,24 @@ struct half_acc {
 struct wide_acc {
     static const int W = 2;
     static const int BINADES = 64;
-    static const int FOLD_TRIPS = 1 << 16; /* nneg grows by at most 8 a trip */
+    static const int WLO_MAX = 1967; /* 2^53 U0 = 2^(wlo - 944) <= 2^1023 */
+    static const int FLUSH_TRIPS = (1 << 13) / (RL_VECS * W); /* 2^13 adds a slice */
     static const unsigned BIAS = 0x7fffffffu;
     static const unsigned KEY_INF = 0x7ff00000u + BIAS;
 
-    u160 acc;          /* units 2^(base() + EMIN) */
-    unsigned nneg;     /* the +1 of each negative's two's complement */
+    double slice[3];   /* a0, a1, a2; zeros while no window is set */
+    u160 acc;          /* units u = 2^(base() + EMIN) */
     unsigned top, bot; /* keys: the largest and the smallest in the window */
-    double s1, s2;     /* 2^(1075 - wlo) = s1 s2 */
     int wlo;           /* 0 while no window is set */
-    int trips;
+    int trips;         /* since the last flush */
     unsigned special;
     int64_t *sacc;
 
     __device__ void init(int64_t *s)
     {
+        for (int k = 0; k < 3; k++)
+            slice[k] = 0.0; /* only zeros are added before a window: they stay 0 */
         acc = u160{0, 0, 0, 0, 0};
-        nneg = 0;
-        s1 = s2 = 1.0;
         top = 0;    /* below every key: the first trip sets the window */
         bot = BIAS; /* the largest signed key */
         wlo = 0;
@@ -721,56 +748,85 @@ struct wide_acc {
 
     __device__ int base() const { return wlo - 1; }
 
+    /* The key of the element of words lo, hi (above). min(lo, 1) is PTX's
+     * min.u32, one VIMNMX: written in C it becomes a compare and a select. */
     __device__ static unsigned key(unsigned lo, unsigned hi)
     {
-        return ((hi & 0x7fffffffu) | min(lo, 1u)) + BIAS;
+        unsigned nz;
+        asm("min.u32 %0, %1, 1;" : "=r"(nz) : "r"(lo));
+        return ((hi & 0x7fffffffu) | nz) + BIAS;
     }
 
-    __device__ void fold()
+    /* The bits of slice k's bias M_k = 1.5 2^52 U_k = 1.5 2^(wlo - 1023 +
+     * 39 (2 - k)): biased exponent wlo + 39 (2 - k), the top fraction bit. */
+    __device__ long long bias_bits(int k) const
     {
-        u160_add(acc, u160{nneg, 0, 0, 0, 0});
-        nneg = 0;
-        trips = 0;
+        return (long long)(wlo + 39 * (2 - k)) << 52 | 1ll << 51;
     }
 
-    /* Adds an element of the window, or a zero. */
+    /* Every slice to its bias (wlo set). */
+    __device__ void reset_slices()
+    {
+#pragma unroll
+        for (int k = 0; k < 3; k++)
+            slice[k] = __longlong_as_double(bias_bits(k));
+    }
+
+    /* Adds the element of words lo, hi (in the window, or a zero): exact. */
     __device__ void add(unsigned lo, unsigned hi)
     {
-        double x = fabs(__hiloint2double((int)hi, (int)lo)) * s1 * s2;
-        double xh = trunc(x * 0x1p-64);
-        double xl = fma(xh, -0x1p64, x);
-        unsigned long long h = __double2ull_rz(xh);
-        unsigned long long l = __double2ull_rz(xl);
-        unsigned m = (unsigned)((int)hi >> 31); /* all ones if negative */
-        u160_add(acc, u160{(unsigned)l ^ m, (unsigned)(l >> 32) ^ m, (unsigned)h ^ m,
-                           (unsigned)(h >> 32) ^ m, m});
-        nneg -= m; /* +1 per negative */
+        double x = __hiloint2double((int)hi, (int)lo);
+#pragma unroll
+        for (int k = 0; k < 2; k++) {
+            double t = slice[k] + x;
+            x = x - (t - slice[k]); /* t's rounding error, for the next slice */
+            slice[k] = t;
+        }
+        slice[2] = slice[2] + x;
     }
 
-    /* Sends the 160-bit sum to sacc and clears it. */
+    /* The slices into acc, and back to their biases. */
+    __device__ void flush()
+    {
+        trips = 0;
+        if (!wlo)
+            return; /* no window: the slices hold zeros */
+        long long s[3]; /* (a_k - M_k) / U_k, |s[k]| <= 2^51 */
+#pragma unroll
+        for (int k = 0; k < 3; k++)
+            s[k] = __double_as_longlong(slice[k]) - bias_bits(k);
+        u160_add_s64_shl<78>(acc, s[0]);
+        u160_add_s64_shl<39>(acc, s[1]);
+        u160_add_s64_shl<0>(acc, s[2]);
+        reset_slices();
+    }
+
+    /* Sends everything held to sacc and clears it. */
     __device__ void spill()
     {
         if (!wlo)
             return; /* nothing held yet: the first trip sets the window */
-        fold();
+        flush();
         sacc_add_u160(sacc, acc, base());
         acc = u160{0, 0, 0, 0, 0};
     }
 
-    /* Moves the warp's window so that its top binade is et. */
-    __device__ void rebase(int et)
+    /* The bottom of the window whose top binade is et (a finite element's),
+     * clamped to [1, WLO_MAX]. */
+    __device__ static int window_for(int et)
+    {
+        return min(max(et - (BINADES - 1), 1), WLO_MAX);
+    }
+
+    /* Moves the warp's window to [w, w + BINADES), after spilling. */
+    __device__ void rebase(int w)
     {
         spill();
-        int w = et - (BINADES - 1);
-        if (w < 1)
-            w = 1;
-        /* et <= 2046: the window stays below the specials */
         wlo = w;
         top = ((unsigned)(w + BINADES) << 20) - 1 + BIAS;
-        bot = ((unsigned)w << 20) + BIAS;
-        int k = 1075 - w, k1 = k / 2; /* k in [-908, 1074]: halves in range */
-        s1 = pow2(k1);
-        s2 = pow2(k - k1);
+        /* the lowest window takes the subnormals: bot is 2^-1074's key */
+        bot = w == 1 ? 1 + BIAS : ((unsigned)w << 20) + BIAS;
+        reset_slices();
     }
 
     __device__ static void keys(const rl_trip &t, unsigned &mx, unsigned &mn)
@@ -808,17 +864,21 @@ struct wide_acc {
         return m;
     }
 
-    /* The slow trip (warp-uniform): raise the window if a finite element is
-     * above it, then add the trip whole if it fits, else element by element. */
+    /* The slow trip (warp-uniform): flush if the slices are due, raise the
+     * window if a finite element is above it (and it can rise), then add
+     * the trip whole if it fits, else element by element. */
     __device__ void slow_trip(const rl_trip &t, unsigned mx, unsigned mn)
     {
         unsigned hm = mx;
         if (__any_sync(FULL_WARP, hm >= KEY_INF))
             hm = finite_max(t);
         unsigned M = __reduce_max_sync(FULL_WARP, hm);
-        if (M > top && M >= 0x100000u + BIAS) {
-            int et = (int)((M - BIAS) >> 20);
-            rebase(et > 2046 ? 2046 : et);
+        if (trips == FLUSH_TRIPS)
+            flush();
+        if (M > top && M > BIAS) { /* a finite nonzero element above the window */
+            int w = window_for((int)((M - BIAS) >> 20));
+            if (w != wlo) /* else the window is at WLO_MAX already */
+                rebase(w);
         }
         if (__all_sync(FULL_WARP, mx <= top && (int)mn >= (int)bot)) {
             add_all(t);
@@ -839,17 +899,19 @@ struct wide_acc {
         }
     }
 
+    /* A trip: the fast path when it all lies in the window and the slices
+     * are not due for a flush (trips is warp-uniform), so that the flush
+     * costs the common trip nothing. */
     __device__ void trip(const rl_trip &t)
     {
         /* invalid vectors are zeros already (rl_visit_array) */
         unsigned mx = top, mn = bot;
         keys(t, mx, mn);
-        if (__all_sync(FULL_WARP, mx <= top && (int)mn >= (int)bot))
+        if (__all_sync(FULL_WARP, mx <= top && (int)mn >= (int)bot && trips < FLUSH_TRIPS))
             add_all(t);
         else
             slow_trip(t, mx, mn);
-        if (++trips == FOLD_TRIPS)
-            fold();
+        trips++;
     }
 
     __device__ void scalars(uint64_t a, bool va, unsigned long long, uint64_t b,
@@ -861,7 +923,8 @@ struct wide_acc {
             sacc_add_elem(sacc, XACC_F64, b, &special);
     }
 
-    __device__ void finish() { fold(); }
+    /* Ends the thread's work: everything into acc, at base(). */
+    __device__ void finish() { flush(); }
 
     /* The warp's sum, in units 2^(base() + EMIN), in every lane: a
      * thread's is below 2^141, so the warp's is below 2^146. */

@@ -24,6 +24,10 @@ Data kinds (f32 bits; bf16 takes their top half):
   wide      exponents anywhere below 2^73, signs random: rebases and sacc
   cancel    pairs x, -x of random size, a small one now and then
   sub       subnormals and tiny numbers with a few normal ones
+  tiny      (f64) subnormals and numbers below 2^-982 (the lowest window,
+            which takes the subnormals), each with its negation 64
+            elements on, but for a few smallest subnormals: their count
+            is the exact sum (n a multiple of 128)
   grow      exponents rising along the array: many rebases, then inf
   special   an infinity among normal numbers
   pos1      positive, one binade: long sums at the window's top
@@ -35,6 +39,19 @@ Data kinds (f32 bits; bf16 takes their top half):
             argument, so a window one binade too wide, or a flush too late,
             rounds somewhere; and the exact sum is that one subnormal, so
             the rounding shows in the result
+f64 only, for the slices' bounds: one warp's grid, where each lane adds
+8192 elements between flushes, all of one sign: positive in lanes 0-15,
+the same values negative in lanes 16-31; n odd, the last element the
+smallest subnormal, which is then the exact sum, so that any rounding
+shows:
+  top       the largest of binade 1000: slice 0 ends a flush period at
+            the top (or bottom) of its binade exactly
+  rem1      2^116 - 2^77 - 2^63 units of its window (binade 1000's top):
+            slices 0 and 1 take nearly their largest input every time
+  rem2      (2^52 + 2^38 - 1) units of the window that two elements in
+            4096 (at binade 1000) set: slice 2 takes nearly its largest
+  huge      +-2^1023 (the window clamped at its highest), then the largest
+            of binade 2031, just above that window: sacc
 """
 import json
 import math
@@ -107,12 +124,17 @@ exact_f64 f64 wide 100003 7 256
 exact_f64 f64 wide 30011 1 32
 exact_f64 f64 cancel 100003 5 128
 exact_f64 f64 sub 50003 3 64
+exact_f64 f64 tiny 50048 3 64
 exact_f64 f64 special 50003 3 64
 exact_f64 f64 pos1 131072 1 32
 exact_f64 f64 pos1 262147 1 32 0 1
 exact_f64 f64 edge64 100003 3 64
 exact_f64 f64 edge65 100003 3 64
 exact_f64 f64 edge64 50003 1 32
+exact_f64 f64 top 1048577 1 32
+exact_f64 f64 rem1 1048577 1 32
+exact_f64 f64 rem2 1048577 1 32
+exact_f64 f64 huge 262145 1 32
 argmin_f32 f32 wide 100003 7 256 0 3
 argmax_f16 f16 std 100003 7 256 0 5
 sum_i32 i32 std 100003 7 256 0 1
@@ -177,6 +199,11 @@ def f64_element(kind, i, n, r, seed):
         return bits(i & 1, rr.randrange(1, 1900), rr.getrandbits(52))
     if kind == "sub":
         return bits(r.getrandbits(1), r.choice([0, 0, 1, 2, 500]), r.getrandbits(52))
+    if kind == "tiny":
+        if (i // 128) % 8 == 3 and i % 64 in (6, 7):
+            return 1
+        rr = random.Random(seed * 1000003 + (i // 128) * 64 + i % 64)
+        return bits((i // 64) % 2, rr.choice([0, 0, 1, 2, 40]), rr.getrandbits(52))
     if kind == "special":
         if i == n // 2:
             return 0x7FF0000000000000
@@ -186,6 +213,17 @@ def f64_element(kind, i, n, r, seed):
     if kind.startswith("edge"):
         e = 1023 - int(kind[4:]) if i % 4 == 3 else 1022
         return bits(0, e, r.getrandbits(52) | 1)
+    if kind in ("top", "rem1", "rem2", "huge"):
+        if i == n - 1:
+            return 1
+        sign = (i // 2) % 32 >= 16  # the lane of a one-warp grid
+        if kind == "top":
+            return bits(sign, 1000, 2**52 - 1)
+        if kind == "rem1":
+            return bits(sign, 1000, 2**52 - 2**14 - 1)
+        if kind == "rem2":
+            return bits(sign, 1000, 0) if i % 4096 in (0, 32) else bits(sign, 937, 2**38 - 1)
+        return bits(sign, 2046, 0) if i in (0, 32) else bits(sign, 2031, 2**52 - 1)
     raise ValueError(kind)
 
 
