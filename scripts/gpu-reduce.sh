@@ -6,13 +6,14 @@
 #                                  (scripts/device.sh build); logs in
 #                                  ${OUT:-out}/gpu-reduce/
 #
-# 1. test_gpu_reduce: GPU bits against the CPU path's over 60 forced launch
+# 1. test_gpu_reduce: GPU bits against the CPU path's over 72 forced launch
 #    shapes, misaligned inputs, 1000 repeated calls, bad input;
 #    test_gpu_reduce --large: 2^28 of every float type and data kind,
 #    2^32 + 5 f16 (skipped when REDUCE_LARGE=0).
 # 2. compute-sanitizer memcheck, racecheck, synccheck, initcheck on one call
-#    per path: exact sums of f16, bf16, f32, f64 (one block and 7 blocks,
-#    d_in misaligned by one element), an integer sum, min, argmax.
+#    per path: exact sums of f16, bf16, f32, f64 (one block, 7 blocks, and
+#    clusters of 16 and 8 blocks; d_in misaligned), an integer sum, min,
+#    argmax.
 # 3. test_gpu_reduce --price: exact against plain (not exact) sums of the
 #    same kernel shape, f32, bf16, f64, f16, 2^10 .. 2^30, back-to-back
 #    calls, on the standard fill and on 24- and 48-binade spreads; block
@@ -50,6 +51,7 @@ if [ -z "$sanitizer" ]; then
 else
   runs=("sum f16 100003 1 7 256" "sum bf16 100003 1 7 256" "sum f32 100003 1 7 256"
         "sum f64 100003 1 7 256" "sum f32 5000 0 1 64" "sum f64 5000 3 1 1024"
+        "sum f32 100003 1 16 256 16" "sum f64 100003 3 8 128 8"
         "sum i32 100003 1 7 256" "min f32 100003 1 7 256" "argmax f16 100003 1 7 128"
         "sum f32 0 0 1 256")
   for r in "${runs[@]}"; do
