@@ -176,10 +176,8 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
         if (shape->cluster > (r->cluster_max > 1 ? r->cluster_max : 1))
             return CURED_ERROR_INVALID_VALUE;
         s = *shape;
-        if (s.variant != CURED_VARIANT_EXACT || op != CURED_OP_SUM ||
-            !(dtype == CURED_F16 || dtype == CURED_BF16 || dtype == CURED_F32 ||
-              dtype == CURED_F64))
-            s.cluster = 1; /* only the exact float sums combine in clusters */
+        if (!cured_reduce_in_clusters(op, dtype, s.variant))
+            s.cluster = 1;
     } else {
         cured_reducer_shape(r, op, dtype, n, &s);
     }

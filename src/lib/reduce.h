@@ -3,7 +3,8 @@
  * shape and variant that the tests and the bench use (reduce.cu).
  *
  * defines: cured_reduce_shape, cured_reduce_check_args,
- *          cured_reduce_default_grid, cured_reduce_default_shape,
+ *          cured_reduce_default_grid, cured_reduce_in_clusters,
+ *          cured_reduce_default_shape,
  *          cured_reduce_check_shape,
  *          cured_reduce_elem_align, cured_reduce_shaped,
  *          cured_reduce_flagged, cured_reducer_shape,
@@ -54,6 +55,11 @@ size_t cured_reduce_elem_align(cured_dtype dtype);
  * on them). Can't fail. */
 unsigned cured_reduce_default_grid(cured_op op, cured_dtype dtype, uint64_t n,
                                    int block, unsigned resident, unsigned sms);
+
+/* Whether the kernel of (op, dtype, variant) combines its blocks in a
+ * thread-block cluster when launched in one: the exact float sums only
+ * (the other kernels run a forced cluster as no cluster). */
+int cured_reduce_in_clusters(cured_op op, cured_dtype dtype, cured_reduce_variant variant);
 
 /* The shape cured_reduce launches for op on n elements of dtype on a GPU
  * with `sms` multiprocessors, where `resident` blocks of the kernel fill

@@ -4,7 +4,8 @@
  * defines: cured_op_name, cured_op_from_name, cured_reduce_result_dtype,
  *          cured_reduce_workspace_bytes, cured_reduce_check_args,
  *          cured_reduce_elem_align, cured_reduce_default_grid,
- *          cured_reduce_default_shape, cured_reduce_check_shape
+ *          cured_reduce_in_clusters, cured_reduce_default_shape,
+ *          cured_reduce_check_shape
  *
  * Shared by the GPU launcher (reduce.cu), the CPU path (reduce_cpu.c) and
  * the build without CUDA, so all three refuse the same arguments the same
@@ -159,6 +160,11 @@ unsigned cured_reduce_default_grid(cured_op op, cured_dtype dtype, uint64_t n,
  * the H200: docs/results.md, "Clusters"). */
 #define CLUSTER_FULL_BYTES ((uint64_t)64 << 10)
 
+int cured_reduce_in_clusters(cured_op op, cured_dtype dtype, cured_reduce_variant variant)
+{
+    return op == CURED_OP_SUM && is_float(dtype) && variant == CURED_VARIANT_EXACT;
+}
+
 void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
                                 unsigned resident, unsigned sms,
                                 unsigned cluster_max, cured_reduce_shape *shape)
@@ -167,7 +173,7 @@ void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
     shape->variant = CURED_VARIANT_EXACT;
     shape->grid = cured_reduce_default_grid(op, dtype, n, CURED_REDUCE_BLOCK, resident, sms);
     shape->cluster = 1;
-    if (op != CURED_OP_SUM || !is_float(dtype) || shape->grid > cluster_max)
+    if (!cured_reduce_in_clusters(op, dtype, CURED_VARIANT_EXACT) || shape->grid > cluster_max)
         return;
     if (n * cured_dtype_size(dtype) >= CLUSTER_FULL_BYTES)
         shape->grid = cluster_max;

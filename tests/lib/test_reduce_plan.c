@@ -1,0 +1,159 @@
+/* test_reduce_plan.c - cured_reduce's launch shapes in pure C: which
+ * kernels combine in thread-block clusters, the default shape (grid and
+ * cluster) for an H200-like GPU with and without clusters, and the checks
+ * on a forced shape's cluster.
+ *
+ * CPU only: the functions read nothing but their arguments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cured.h"
+#include "reduce.h"
+
+/* An H200: 132 multiprocessors, four blocks of 256 threads each resident. */
+enum { SMS = 132, RESIDENT = 4 * 132 };
+
+static const cured_dtype floats[] = {CURED_F16, CURED_BF16, CURED_F32, CURED_F64};
+
+static cured_reduce_shape shape_of(cured_op op, cured_dtype d, uint64_t n, unsigned cluster_max)
+{
+    cured_reduce_shape s;
+    cured_reduce_default_shape(op, d, n, RESIDENT, SMS, cluster_max, &s);
+    assert_int_equal(s.block, CURED_REDUCE_BLOCK);
+    assert_int_equal(s.variant, CURED_VARIANT_EXACT);
+    return s;
+}
+
+static void test_only_exact_float_sums_cluster(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        assert_true(cured_reduce_in_clusters(CURED_OP_SUM, floats[i], CURED_VARIANT_EXACT));
+        assert_false(cured_reduce_in_clusters(CURED_OP_SUM, floats[i], CURED_VARIANT_PLAIN));
+        for (int op = CURED_OP_MIN; op < CURED_OP_COUNT; op++)
+            assert_false(cured_reduce_in_clusters((cured_op)op, floats[i], CURED_VARIANT_EXACT));
+    }
+    assert_false(cured_reduce_in_clusters(CURED_OP_SUM, CURED_I32, CURED_VARIANT_EXACT));
+    assert_false(cured_reduce_in_clusters(CURED_OP_SUM, CURED_U64, CURED_VARIANT_EXACT));
+}
+
+/* From 64 KiB, a float sum whose one-trip grid fits a cluster takes a full
+ * one: 16 blocks in one cluster, whatever the dtype. */
+static void test_full_cluster_from_64_kib(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        size_t esz = cured_dtype_size(floats[i]);
+        uint64_t from = ((uint64_t)64 << 10) / esz;
+        /* the largest n whose one-trip grid (256 threads x 64 bytes a
+         * block) is still 16 blocks */
+        uint64_t to = 16 * 256 * (64 / esz);
+        const uint64_t ns[] = {from, from + 1, (from + to) / 2, to - 1, to};
+        for (int k = 0; k < 5; k++) {
+            cured_reduce_shape s = shape_of(CURED_OP_SUM, floats[i], ns[k], 16);
+            assert_int_equal(s.grid, 16);
+            assert_int_equal(s.cluster, 16);
+        }
+        /* one block more than a cluster: no cluster, the default grid */
+        cured_reduce_shape s = shape_of(CURED_OP_SUM, floats[i], to + 1, 16);
+        assert_int_equal(s.cluster, 1);
+        assert_int_equal(s.grid, cured_reduce_default_grid(CURED_OP_SUM, floats[i], to + 1,
+                                                           CURED_REDUCE_BLOCK, RESIDENT, SMS));
+        assert_int_equal(s.grid, 17);
+    }
+}
+
+/* Below 64 KiB the grid stays one trip a thread, in one cluster from two
+ * blocks. */
+static void test_small_sums(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t n;
+        unsigned grid, cluster;
+    } f32[] = {{0, 1, 1}, {1, 1, 1}, {4096, 1, 1}, {4097, 2, 2}, {8192, 2, 2},
+               {12289, 4, 4}, {16383, 4, 4}, {16384, 16, 16}};
+    for (size_t i = 0; i < sizeof f32 / sizeof *f32; i++) {
+        cured_reduce_shape s = shape_of(CURED_OP_SUM, CURED_F32, f32[i].n, 16);
+        assert_int_equal(s.grid, f32[i].grid);
+        assert_int_equal(s.cluster, f32[i].cluster);
+    }
+}
+
+/* Portable clusters (8 blocks): a full cluster is 8 blocks, and a grid of
+ * 9 .. 16 blocks runs without. No clusters (before sm_90): the grid alone. */
+static void test_cluster_limits(void **state)
+{
+    (void)state;
+    cured_reduce_shape s = shape_of(CURED_OP_SUM, CURED_F32, 1u << 14, 8);
+    assert_int_equal(s.grid, 8);
+    assert_int_equal(s.cluster, 8);
+    s = shape_of(CURED_OP_SUM, CURED_F32, 1u << 16, 8);
+    assert_int_equal(s.grid, 16);
+    assert_int_equal(s.cluster, 1);
+    for (uint64_t n = 0; n <= (1u << 20); n = n * 3 + 1) {
+        for (int i = 0; i < 4; i++) {
+            s = shape_of(CURED_OP_SUM, floats[i], n, 0);
+            assert_int_equal(s.cluster, 1);
+            assert_int_equal(s.grid, cured_reduce_default_grid(CURED_OP_SUM, floats[i], n,
+                                                               CURED_REDUCE_BLOCK, RESIDENT,
+                                                               SMS));
+        }
+    }
+}
+
+/* The other kernels never get a cluster by default. */
+static void test_other_kernels_without_clusters(void **state)
+{
+    (void)state;
+    for (uint64_t n = 0; n <= (1u << 20); n = n * 3 + 1) {
+        for (int op = CURED_OP_MIN; op < CURED_OP_COUNT; op++) {
+            cured_reduce_shape s = shape_of((cured_op)op, CURED_F32, n, 16);
+            assert_int_equal(s.cluster, 1);
+        }
+        cured_reduce_shape s = shape_of(CURED_OP_SUM, CURED_I32, n, 16);
+        assert_int_equal(s.cluster, 1);
+        assert_int_equal(s.grid, cured_reduce_default_grid(CURED_OP_SUM, CURED_I32, n,
+                                                           CURED_REDUCE_BLOCK, RESIDENT, SMS));
+    }
+}
+
+/* A forced shape's cluster: at most CURED_REDUCE_CLUSTER_MAX blocks, and
+ * above one it divides the grid; 0 and 1 mean none. */
+static void test_check_shape_cluster(void **state)
+{
+    (void)state;
+    static const struct {
+        int block;
+        unsigned grid, cluster;
+        cured_status want;
+    } cases[] = {
+        {256, 16, 16, CURED_SUCCESS},         {256, 6, 4, CURED_ERROR_INVALID_VALUE},
+        {256, 8, 4, CURED_SUCCESS},           {256, 34, 17, CURED_ERROR_INVALID_VALUE},
+        {256, 3, 0, CURED_SUCCESS},           {256, 3, 1, CURED_SUCCESS},
+        {1024, 4096, 16, CURED_SUCCESS},      {32, 7, 7, CURED_SUCCESS},
+        {33, 16, 16, CURED_ERROR_INVALID_VALUE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cured_reduce_shape s = {cases[i].block, cases[i].grid, CURED_VARIANT_EXACT,
+                                cases[i].cluster};
+        assert_int_equal(cured_reduce_check_shape(&s, 1000), cases[i].want);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_only_exact_float_sums_cluster),
+        cmocka_unit_test(test_full_cluster_from_64_kib),
+        cmocka_unit_test(test_small_sums),
+        cmocka_unit_test(test_cluster_limits),
+        cmocka_unit_test(test_other_kernels_without_clusters),
+        cmocka_unit_test(test_check_shape_cluster),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
