@@ -30,11 +30,14 @@ enum {
     M_ATOMVEC = 1u << 30
 };
 
+/* barrier.cluster's memory semantics (ptx_decode.sem). */
+enum { SEM_RELEASE = 1, SEM_RELAXED, SEM_ACQUIRE };
+
 /* What a modifier does to the instruction. */
 enum {
     K_IGNORE = 1,  /* accepted, no effect on the model (cache hints ...) */
     K_SPACE, K_ROUND, K_FLAG, K_CMP, K_BOOL, K_SUB, K_SYNC, K_VEC,
-    K_ORDER, K_SCOPE, K_TO, K_PROXY, K_BARKIND, K_WARP
+    K_ORDER, K_SCOPE, K_TO, K_PROXY, K_BARKIND, K_WARP, K_CLUSTER, K_BARSEM
 };
 
 typedef struct modifier {
@@ -48,6 +51,7 @@ static const modifier modifiers[] = {
     {"global", M_SPACE, K_SPACE, PTX_S_GLOBAL},
     {"shared", M_SPACE, K_SPACE, PTX_S_SHARED},
     {"shared::cta", M_SPACE, K_SPACE, PTX_S_SHARED},
+    {"shared::cluster", M_SPACE, K_CLUSTER, PTX_S_SHARED},
     {"local", M_SPACE, K_SPACE, PTX_S_LOCAL},
     {"param", M_SPACE, K_SPACE, PTX_S_PARAM},
     {"const", M_SPACE, K_SPACE, PTX_S_CONST},
@@ -121,6 +125,11 @@ static const modifier modifiers[] = {
     {"aligned", M_BAR, K_FLAG, PTX_F_ALIGNED},
     {"cta", M_BAR, K_IGNORE, 0},
     {"warp", M_BAR, K_WARP, 0},
+    {"cluster", M_BAR, K_CLUSTER, 0},
+    {"wait", M_BAR, K_BARKIND, PTX_BAR_WAIT},
+    {"release", M_BAR, K_BARSEM, SEM_RELEASE},
+    {"relaxed", M_BAR, K_BARSEM, SEM_RELAXED},
+    {"acquire", M_BAR, K_BARSEM, SEM_ACQUIRE},
     {"cta", M_MEMBAR, K_SCOPE, PTX_SCOPE_CTA},
     {"gl", M_MEMBAR, K_SCOPE, PTX_SCOPE_GPU},
     {"sys", M_MEMBAR, K_SCOPE, PTX_SCOPE_SYS},
@@ -227,6 +236,8 @@ static const opcode_spec opcodes[] = {
     {"red", PTX_OP_RED, FORM_PLAIN, "av", 2, 1,
      M_SPACE | M_ORDER | M_ATOMOP | M_NOFTZ | M_ATOMVEC, 0},
     {"nanosleep", PTX_OP_NANOSLEEP, FORM_PLAIN, "s", 1, 1, 0, 0},
+    {"mapa", PTX_OP_MAPA, FORM_PLAIN, "dys", 3, 1, M_SPACE, 0},
+    {"getctarank", PTX_OP_GETCTARANK, FORM_PLAIN, "dy", 2, 1, M_SPACE, 0},
 };
 
 /* 1 when s[0..n) spells word exactly. */
@@ -326,6 +337,15 @@ static int apply_modifier(ptx_parser *p, ptx_decode *d, ptx_instr *ins,
         case K_WARP:
             ins->op = PTX_OP_BAR_WARP;
             return 0;
+        case K_CLUSTER:
+            if (ins->op == PTX_OP_BAR) {   /* barrier.cluster */
+                ins->op = PTX_OP_BAR_CLUSTER;
+                return 0;
+            }
+            ins->flags |= PTX_F_CLUSTER_WINDOW;   /* .shared::cluster */
+            return set_once(p, d, &ins->space, mod->value, part, n);
+        case K_BARSEM:
+            return set_once(p, d, &d->sem, mod->value, part, n);
         }
     }
     d->unknown = part;    /* the model does not know it: the caller isolates */
@@ -364,7 +384,25 @@ static int settle_form(ptx_parser *p, ptx_decode *d, ptx_instr *ins)
     const char *pattern = spec->pattern;
     d->min_ops = spec->min_ops;
     if (spec->form == FORM_BAR) {
-        if (ins->op == PTX_OP_BAR_WARP) {
+        if (ins->op == PTX_OP_BAR_CLUSTER) {
+            if (spec->flags & PTX_F_ALIGNED)
+                return ptx_fail(p, d->word, WORD_FMT ": the cluster barrier is "
+                                "barrier.cluster", WORD_ARGS(p, d));
+            if (ins->sub != PTX_BAR_ARRIVE && ins->sub != PTX_BAR_WAIT)
+                return ptx_fail(p, d->word, WORD_FMT " needs .arrive or .wait",
+                                WORD_ARGS(p, d));
+            if (d->sem == SEM_ACQUIRE ? ins->sub != PTX_BAR_WAIT
+                                      : d->sem != 0 && ins->sub != PTX_BAR_ARRIVE)
+                return ptx_fail(p, d->word, WORD_FMT ": arrive takes .release or "
+                                ".relaxed, wait takes .acquire", WORD_ARGS(p, d));
+            if (d->sem == SEM_RELAXED)
+                ins->flags |= PTX_F_RELAXED;
+            pattern = "";
+            d->min_ops = 0;
+        } else if (d->sem != 0) {
+            return ptx_fail(p, d->word, "memory semantics on " WORD_FMT
+                            " (only barrier.cluster takes them)", WORD_ARGS(p, d));
+        } else if (ins->op == PTX_OP_BAR_WARP) {
             if (ins->sub != PTX_BAR_SYNC)
                 return ptx_fail(p, d->word, WORD_FMT " needs .sync", WORD_ARGS(p, d));
             ins->sub = 0;
@@ -423,6 +461,14 @@ static int settle_form(ptx_parser *p, ptx_decode *d, ptx_instr *ins)
         if (ins->space == PTX_S_NONE)
             ins->space = PTX_S_GENERIC;
     }
+    if ((ins->op == PTX_OP_MAPA || ins->op == PTX_OP_GETCTARANK) &&
+        ((ins->space != PTX_S_NONE && !(ins->flags & PTX_F_CLUSTER_WINDOW)) ||
+         (ins->type != PTX_T_U32 && ins->type != PTX_T_U64)))
+        return ptx_fail(p, d->word, WORD_FMT " takes .shared::cluster or no space, "
+                        "and .u32 or .u64", WORD_ARGS(p, d));
+    if ((ins->op == PTX_OP_MAPA || ins->op == PTX_OP_GETCTARANK) &&
+        ins->space == PTX_S_NONE)
+        ins->space = PTX_S_GENERIC;
     if ((ins->flags & PTX_F_NC) && ins->space != PTX_S_GLOBAL)
         return ptx_fail(p, d->word, ".nc needs .global in " WORD_FMT,
                         WORD_ARGS(p, d));

@@ -32,6 +32,7 @@ typedef struct ptx_decode {
     int saw_sync;
     int saw_scope;
     int cache_hint;        /* .L2::cache_hint: one more operand */
+    uint8_t sem;           /* barrier.cluster's .release/.relaxed/.acquire */
     char pattern[8];       /* the operands to read, one letter each */
     uint8_t min_ops;       /* how many of them must be there */
     const char *unknown;   /* a modifier no entry accepts (not NUL-ended) */

@@ -57,11 +57,13 @@ static const char *const opcode_names[PTX_OP_COUNT] = {
     [PTX_OP_BRA] = "bra", [PTX_OP_BRX] = "brx.idx", [PTX_OP_CALL] = "call",
     [PTX_OP_RET] = "ret", [PTX_OP_EXIT] = "exit", [PTX_OP_TRAP] = "trap",
     [PTX_OP_BAR] = "bar", [PTX_OP_BAR_WARP] = "bar.warp.sync",
+    [PTX_OP_BAR_CLUSTER] = "barrier.cluster",
     [PTX_OP_MEMBAR] = "membar", [PTX_OP_SHFL] = "shfl.sync",
     [PTX_OP_VOTE] = "vote.sync", [PTX_OP_ACTIVEMASK] = "activemask",
     [PTX_OP_MATCH] = "match.sync", [PTX_OP_REDUX] = "redux.sync",
     [PTX_OP_ATOM] = "atom", [PTX_OP_RED] = "red",
     [PTX_OP_NANOSLEEP] = "nanosleep",
+    [PTX_OP_MAPA] = "mapa", [PTX_OP_GETCTARANK] = "getctarank",
 };
 
 unsigned ptx_type_size(ptx_type type)

@@ -78,6 +78,7 @@ typedef enum ptx_opcode {
     /* synchronisation and warp-level operations */
     PTX_OP_BAR,       /* bar.sync / barrier.sync / bar.arrive / bar.red */
     PTX_OP_BAR_WARP,  /* bar.warp.sync */
+    PTX_OP_BAR_CLUSTER, /* barrier.cluster.arrive / barrier.cluster.wait */
     PTX_OP_MEMBAR,    /* membar.cta/gl/sys, fence.* */
     PTX_OP_SHFL,      /* shfl.sync */
     PTX_OP_VOTE,      /* vote.sync */
@@ -86,6 +87,9 @@ typedef enum ptx_opcode {
     PTX_OP_REDUX,     /* redux.sync */
     PTX_OP_ATOM, PTX_OP_RED,
     PTX_OP_NANOSLEEP,
+    /* thread-block clusters */
+    PTX_OP_MAPA,      /* mapa: an address in another CTA of the cluster */
+    PTX_OP_GETCTARANK,/* getctarank: the CTA an address belongs to */
     PTX_OP_COUNT
 } ptx_opcode;
 
@@ -124,7 +128,7 @@ enum {
     PTX_ATOM_AND, PTX_ATOM_OR, PTX_ATOM_XOR, PTX_ATOM_EXCH, PTX_ATOM_CAS,
     PTX_ATOM_POPC,
     /* bar kinds */
-    PTX_BAR_SYNC = 1, PTX_BAR_ARRIVE, PTX_BAR_RED,
+    PTX_BAR_SYNC = 1, PTX_BAR_ARRIVE, PTX_BAR_RED, PTX_BAR_WAIT,
     /* membar/fence scopes */
     PTX_SCOPE_CTA = 1, PTX_SCOPE_CLUSTER, PTX_SCOPE_GPU, PTX_SCOPE_SYS,
     /* shr/shl/shf: shf direction and clamp live in flags */
@@ -157,7 +161,10 @@ enum {
     PTX_F_RELAXED = 1u << 15, /* atom.relaxed/acquire/release: memory order seen */
     PTX_F_NOFTZ = 1u << 16,
     PTX_F_NAN = 1u << 17,     /* min.NaN / max.NaN: NaN wins */
-    PTX_F_RELU = 1u << 18     /* fma/cvt/min/max .relu: negative results -> 0 */
+    PTX_F_RELU = 1u << 18,    /* fma/cvt/min/max .relu: negative results -> 0 */
+    PTX_F_CLUSTER_WINDOW = 1u << 19 /* .shared::cluster (space SHARED): the
+                                       cluster's window, which for the CTA's
+                                       own addresses is its .shared window */
 };
 
 /* ----------------------------------------------------------- operands */
@@ -244,6 +251,13 @@ typedef struct ptx_operand {
  *   bar.red: ops = d, a (id), b (count, kind NONE when absent), c (pred,
  *   maybe neg); nops 4, ndst 1, red_op the reduction. bar.warp.sync:
  *   op BAR_WARP, ops[0] = member mask.
+ * - barrier.cluster.arrive/.wait: op BAR_CLUSTER, sub ARRIVE or WAIT, no
+ *   operands; flags ALIGNED for .aligned, RELAXED for arrive.relaxed
+ *   (.release, the default, and wait's .acquire set nothing).
+ * - mapa{.shared::cluster}.u32/.u64 d, a, rank: op MAPA, nops 3, space
+ *   GENERIC, or SHARED with flag CLUSTER_WINDOW; getctarank (same spaces)
+ *   d, a: op GETCTARANK, nops 2. ld/st/atom/red/cvta .shared::cluster: space
+ *   SHARED with flag CLUSTER_WINDOW; .shared::cta is plain SHARED.
  * - membar/fence: op MEMBAR, sub = scope (membar.gl -> GPU); 0 for
  *   fence.proxy.* (accepted, no scope).
  * - call: nops 0; callee, call_args, call_nret, call_nargs as below; the
