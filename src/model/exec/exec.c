@@ -272,6 +272,7 @@ static void block_reset(exec_launch *x, uint32_t bi)
     b->live = b->threads;
     memset(b->arrived, 0, sizeof b->arrived);
     memset(b->expect, 0, sizeof b->expect);
+    b->cluster_count = b->cluster_phase = 0;
     memset(b->shared, 0, (size_t)b->shared_bytes);
     memset(b->local, 0, (size_t)(b->threads * x->local_stack));
     for (int wi = 0; wi < b->nwarps; wi++) {
@@ -280,6 +281,7 @@ static void block_reset(exec_launch *x, uint32_t bi)
         uint32_t n = b->threads - first < CURED_MODEL_WARP_SIZE ? b->threads - first : CURED_MODEL_WARP_SIZE;
         w->present = n == CURED_MODEL_WARP_SIZE ? EXEC_FULL : (1u << n) - 1;
         w->exited = w->bar_wait = w->sync_wait = w->parked = 0;
+        w->cluster_wait = w->cluster_arrived = w->cluster_pending = 0;
         w->cur = w->present;
         w->cur_key = exec_key(0, (uint32_t)x->entry_index, 0);
         w->code = NULL;

@@ -1,13 +1,14 @@
 /* exec_control.c - the instructions that decide which lanes run next,
  * besides the branch (which the step loop keeps inline): call, ret, exit,
- * and the block barriers (bar.sync, barrier.sync, bar.red, bar.arrive).
+ * and the block barriers (bar.sync, barrier.sync, bar.red, bar.arrive);
+ * the cluster barrier is exec_cluster.c's.
  *
  * defines: exec_call, exec_ret, exec_exit, exec_bar
  *
  * Each moves lanes between the warp's current group, its parked lanes and
  * its waits (exec_sched.h says how groups are chosen); a barrier that all
  * its threads reached, and warp-sync waits whose lanes exit, are
- * exec_wait.c's. Calls keep a per-thread stack of return keys and local
+ * exec_wait.c's; exit tells exec_cluster.c which lanes left. Calls keep a per-thread stack of return keys and local
  * frame bases; call-site .params are copied lane by lane.
  */
 #include "exec_sched.h"
@@ -95,6 +96,7 @@ void exec_exit(exec_launch *x, exec_warp *w, uint32_t gone)
     for (uint32_t id = 0; id < EXEC_BARRIERS; id++)
         if (b->arrived[id])
             exec_wait_barrier(x, id);
+    exec_cluster_lanes_gone(x, w, gone);
 }
 
 // ----------------------------------------------------------------------------

@@ -80,7 +80,7 @@ typedef struct exec_fn {
 } exec_fn;
 
 /* One warp of the running block. Every present lane is in exactly one of
- * cur, parked, bar_wait, sync_wait, exited. */
+ * cur, parked, bar_wait, sync_wait, cluster_wait, exited. */
 typedef struct exec_warp {
     uint32_t index;         /* warp index in the block */
     uint32_t present;       /* lanes that exist */
@@ -88,6 +88,8 @@ typedef struct exec_warp {
     uint32_t bar_wait;      /* waiting at a block barrier (key: after it) */
     uint32_t sync_wait;     /* waiting at a warp-synchronous instruction
                                for other lanes of its mask (key: at it) */
+    uint32_t cluster_wait;  /* waiting at barrier.cluster.wait for the
+                               phase to complete (key: after it) */
     uint32_t cur;           /* the group issuing now, all at cur_key */
     uint32_t parked;        /* runnable lanes not in cur, at key[] */
     uint64_t cur_key;
@@ -112,6 +114,10 @@ typedef struct exec_warp {
     uint8_t bar_id[CURED_MODEL_WARP_SIZE];
     uint8_t bar_pred[CURED_MODEL_WARP_SIZE];    /* bar.red contribution */
     const ptx_instr *bar_ins[CURED_MODEL_WARP_SIZE];
+    /* the cluster barrier (exec_cluster.c): lanes that arrived and have
+     * not waited yet, and those of them whose phase is not complete */
+    uint32_t cluster_arrived;
+    uint32_t cluster_pending;
     /* warp-sync waits: the union of the group's masks */
     uint32_t sync_mask[CURED_MODEL_WARP_SIZE];
 
@@ -141,6 +147,11 @@ typedef struct exec_block {
     uint32_t arrived[EXEC_BARRIERS];   /* threads counted at each barrier */
     uint32_t expect[EXEC_BARRIERS];    /* thread count asked for, 0 = all */
     cured_model_event last[EXEC_BARRIERS];   /* event of the last arrival */
+    /* the cluster barrier: live threads arrived at the current phase,
+     * phases completed, the event of the last arrival */
+    uint32_t cluster_count;
+    uint32_t cluster_phase;
+    cured_model_event cluster_last;
 } exec_block;
 
 /* One launch. */
@@ -297,6 +308,21 @@ void exec_wait_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone);
 /* Reports why a block whose live threads all wait can never go on. */
 void exec_wait_deadlock(exec_launch *x);
 
+/* ------------------------------ the cluster (exec_cluster.c) */
+
+/* The id the cluster barrier's phases have for the observers' barrier()
+ * (after the 16 block barriers). */
+#define EXEC_CLUSTER_BARRIER EXEC_BARRIERS
+
+/* Lanes `gone` of w exited: they no longer count at the cluster barrier,
+ * whose phase completes when every live thread has now arrived. */
+void exec_cluster_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone);
+
+/* Reports a block whose threads wait at barrier.cluster.wait for threads
+ * that wait elsewhere. Returns 1 when it reported, 0 when no thread waits
+ * there. */
+int exec_cluster_deadlock(exec_launch *x);
+
 /* ------------------------------------------------ instruction families */
 
 /* Each runs one instruction of its family for the lanes m whose guard held
@@ -311,12 +337,18 @@ void exec_ret(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 void exec_exit(exec_launch *x, exec_warp *w, uint32_t gone);
 void exec_bar(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 
+/* barrier.cluster.arrive / .wait by lanes m (exec_cluster.c): moves the
+ * group itself, as exec_bar does. */
+void exec_cluster_bar(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+
 /* The rest leave moving on to the step loop. Each returns 0 when it ran,
  * -1 when the model does not support this form (the caller reports it). */
 int exec_alu(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 int exec_float(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 int exec_cvt(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 int exec_mem(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
+/* mapa and getctarank (exec_cluster.c). */
+int exec_cluster_op(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m);
 
 /* shl/shr/shf and the bit instructions (popc ... dp2a), for exec_alu,
  * which has checked the type: `bits` its width (8 to 64), `sgn` whether it

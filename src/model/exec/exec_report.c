@@ -95,11 +95,12 @@ void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins, int l
 // ----------------------------------------------------------------------------
 // Text
 
-static const char *space_name(unsigned s)
+static const char *space_name(const ptx_instr *ins)
 {
-    switch (s) {
+    switch (ins->space) {
     case PTX_S_GLOBAL: return ".global";
-    case PTX_S_SHARED: return ".shared";
+    case PTX_S_SHARED:
+        return (ins->flags & PTX_F_CLUSTER_WINDOW) ? ".shared::cluster" : ".shared";
     case PTX_S_LOCAL: return ".local";
     case PTX_S_PARAM: return ".param";
     case PTX_S_CONST: return ".const";
@@ -120,6 +121,15 @@ static const char *mode_name(const ptx_instr *ins)
     case PTX_OP_VOTE: return s < 5 ? vote[s] : "";
     case PTX_OP_ATOM: case PTX_OP_RED: case PTX_OP_REDUX: return s < 12 ? atom[s] : "";
     case PTX_OP_BAR: return s < 4 ? bar[s] : "";
+    case PTX_OP_BAR_CLUSTER:
+        if (s == PTX_BAR_WAIT)
+            return (ins->flags & PTX_F_ALIGNED) ? ".wait.aligned" : ".wait";
+        switch (ins->flags & (PTX_F_RELAXED | PTX_F_ALIGNED)) {
+        case PTX_F_RELAXED: return ".arrive.relaxed";
+        case PTX_F_ALIGNED: return ".arrive.aligned";
+        case PTX_F_RELAXED | PTX_F_ALIGNED: return ".arrive.relaxed.aligned";
+        default: return ".arrive";
+        }
     default: return "";
     }
 }
@@ -129,8 +139,9 @@ const char *exec_ins_text(const ptx_instr *ins, char *buf, size_t size)
     const char *name = ptx_opcode_name((ptx_opcode)ins->op);
     const char *sp = "";
     if (ins->op == PTX_OP_LD || ins->op == PTX_OP_LDU || ins->op == PTX_OP_ST ||
-        ins->op == PTX_OP_ATOM || ins->op == PTX_OP_RED || ins->op == PTX_OP_CVTA)
-        sp = space_name(ins->space);
+        ins->op == PTX_OP_ATOM || ins->op == PTX_OP_RED || ins->op == PTX_OP_CVTA ||
+        ins->op == PTX_OP_MAPA || ins->op == PTX_OP_GETCTARANK)
+        sp = space_name(ins);
     char vec[8] = "";
     if (ins->vec > 1)
         snprintf(vec, sizeof vec, ".v%u", ins->vec);

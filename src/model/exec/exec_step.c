@@ -11,6 +11,8 @@
  * redux, bar.warp.sync), exec_mem.c (ld, st, atom, red, cvta), exec_alu.c
  * (-> exec_bits.c), exec_float.c and exec_cvt.c (-> exec_fp.c) -> the
  * services below them: exec_wait.c (barriers, warp-sync waits, deadlock),
+ * exec_cluster.c (the cluster barrier, mapa, getctarank; also an
+ * instruction family),
  * exec_operand.c (operands), exec_report.c (events, findings, text),
  * memory.c and findings.c; exec_sched.h (groups, inline) and
  * exec_internal.h (the state) are read by all.
@@ -104,6 +106,9 @@ static void exec_step(exec_launch *x, exec_warp *w)
     case PTX_OP_BAR:
         exec_bar(x, w, ins, m);
         return;
+    case PTX_OP_BAR_CLUSTER:
+        exec_cluster_bar(x, w, ins, m);
+        return;
     case PTX_OP_TRAP:
         if (m) {
             exec_report(x, w, ins, __builtin_ctz(m), CURED_MODEL_FIND_TRAP, CURED_MODEL_ERROR, 0,
@@ -125,6 +130,10 @@ static void exec_step(exec_launch *x, exec_warp *w)
     case PTX_OP_RED:
     case PTX_OP_CVTA:
         rc = exec_mem(x, w, ins, m);
+        break;
+    case PTX_OP_MAPA:
+    case PTX_OP_GETCTARANK:
+        rc = exec_cluster_op(x, w, ins, m);
         break;
     case PTX_OP_SHFL:
     case PTX_OP_VOTE:

@@ -10,7 +10,8 @@
  *
  * Called by exec_control.c (bar, exit), exec_warp.c (lanes that wait for
  * the rest of their mask) and exec.c (the deadlock); calls only what is
- * below it (exec_sched.h, exec_report.c). Out of line: the common case, a
+ * below it (exec_sched.h, exec_report.c, and exec_cluster.c for a deadlock
+ * at the cluster barrier). Out of line: the common case, a
  * converged warp, never waits.
  */
 #include "exec_sched.h"
@@ -178,6 +179,9 @@ void exec_wait_deadlock(exec_launch *x)
                                             : "they wait elsewhere");
         return;
     }
+    /* a cluster barrier phase that not every live thread arrives at */
+    if (exec_cluster_deadlock(x))
+        return;
     /* a barrier that not every live thread reaches */
     for (int wi = 0; wi < b->nwarps; wi++) {
         exec_warp *w = &b->warps[wi];
