@@ -588,6 +588,59 @@ static void header_and_sm90_forms(void **state)
     cured_model_module_free(m);
 }
 
+static void cluster_forms(void **state)
+{
+    (void)state;
+    cured_model_module *m = parse_ok(HEADER
+        ".entry k(.param .u64 p)\n{\n"
+        "  .reg .b64 %rd<3>; .reg .b32 %r<3>;\n"
+        "  .shared .align 4 .b8 sh[64];\n"
+        "  barrier.cluster.arrive;\n"
+        "  barrier.cluster.arrive.release.aligned;\n"
+        "  barrier.cluster.arrive.relaxed;\n"
+        "  barrier.cluster.wait.acquire;\n"
+        "  barrier.cluster.wait.aligned;\n"
+        "  mapa.u64 %rd1, %rd2, %r1;\n"
+        "  mapa.shared::cluster.u32 %r1, sh, 0;\n"
+        "  getctarank.shared::cluster.u32 %r2, %r1;\n"
+        "  ld.shared::cluster.u32 %r2, [%r1+4];\n"
+        "  st.shared::cta.u32 [%r1], %r2;\n"
+        "  atom.shared::cluster.add.u32 %r2, [%r1], 1;\n"
+        "  red.relaxed.cluster.shared::cluster.add.u32 [%r1], 1;\n"
+        "}\n");
+    const ptx_function *k = function(m, "k");
+    assert_null(k->unusable);
+    const ptx_instr *c = k->code;
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(c[i].op, PTX_OP_BAR_CLUSTER);
+        assert_int_equal(c[i].nops, 0);
+        assert_int_equal(c[i].sub, i < 3 ? PTX_BAR_ARRIVE : PTX_BAR_WAIT);
+    }
+    assert_int_equal(c[0].flags, 0);
+    assert_int_equal(c[1].flags, PTX_F_ALIGNED);
+    assert_int_equal(c[2].flags, PTX_F_RELAXED);
+    assert_int_equal(c[3].flags, 0);
+    assert_int_equal(c[4].flags, PTX_F_ALIGNED);
+    assert_int_equal(c[5].op, PTX_OP_MAPA);
+    assert_int_equal(c[5].space, PTX_S_GENERIC);
+    assert_int_equal(c[5].nops, 3);
+    assert_int_equal(c[6].space, PTX_S_SHARED);
+    assert_int_equal(c[6].flags, PTX_F_CLUSTER_WINDOW);
+    assert_int_equal(c[6].ops[1].kind, PTX_OPND_SYM);
+    assert_int_equal(c[6].ops[1].sym, symbol_index(m, "sh"));
+    assert_int_equal(c[7].op, PTX_OP_GETCTARANK);
+    assert_int_equal(c[7].nops, 2);
+    assert_int_equal(c[7].flags, PTX_F_CLUSTER_WINDOW);
+    for (int i = 8; i < 12; i++)
+        assert_int_equal(c[i].space, PTX_S_SHARED);
+    assert_int_equal(c[8].flags & PTX_F_CLUSTER_WINDOW, PTX_F_CLUSTER_WINDOW);
+    assert_int_equal(c[9].flags & PTX_F_CLUSTER_WINDOW, 0);
+    assert_int_equal(c[10].op, PTX_OP_ATOM);
+    assert_int_equal(c[11].op, PTX_OP_RED);
+    assert_string_equal(ptx_opcode_name(PTX_OP_BAR_CLUSTER), "barrier.cluster");
+    cured_model_module_free(m);
+}
+
 static void name_tables(void **state)
 {
     (void)state;
@@ -624,6 +677,7 @@ int main(void)
         cmocka_unit_test(loc_user_lines_skip_toolkit_headers),
         cmocka_unit_test(locals_in_device_functions),
         cmocka_unit_test(header_and_sm90_forms),
+        cmocka_unit_test(cluster_forms),
         cmocka_unit_test(name_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,304 @@
+/* test_exec_cluster.c - the thread-block cluster instructions end to end,
+ * on the model's clusters of one CTA: barrier.cluster.arrive/wait (with
+ * .release/.acquire, .relaxed and .aligned, split, several phases, threads
+ * that exit before arriving or between arriving and waiting), mapa to
+ * rank 0 (generic and .shared::cluster), ld/st/atom/red on the
+ * .shared::cluster window, getctarank, the cluster's rank and size, the
+ * race check across a phase, and
+ * the misuse the model reports (mapa to rank 1, a wait with no arrival, a
+ * second arrival, .aligned in divergent code, a phase that never completes).
+ *
+ *   ctest --test-dir build -R test_exec_cluster
+ *
+ * Kernels: fixtures/cluster.cu (cluster.ptx made by nvcc).
+ */
+#include "exec_fixture.h"
+#include "ptx.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+enum { N = 96 };   /* three warps: a wait that does not wait reads zeros */
+
+/* Runs `kernel`(out[, arg]) in `blocks` blocks of n threads; returns out
+ * (2 * n ints per block, zeroed first). */
+static int *run(exec_fixture *fx, const char *kernel, unsigned blocks, unsigned n, int nparams,
+                uint32_t arg)
+{
+    xf_load(fx, "cluster.ptx");
+    xf_kernel(fx, kernel);
+    int *out;
+    xf_param(fx, 0, xf_buffer(fx, "out", 4ull * 2 * n * blocks, NULL, (void **)&out));
+    if (nparams > 1)
+        xf_param(fx, 1, arg);
+    assert_int_equal(xf_run(fx, blocks, 1, 1, n, 1, 1), 0);
+    return out;
+}
+
+/* Asserts a run without findings that completed. */
+static void expect_clean(const exec_fixture *fx)
+{
+    for (int i = 0; i < fx->result.findings.count; i++)
+        print_message("  finding: %s\n", fx->result.findings.items[i].message);
+    assert_int_equal(fx->result.findings.count, 0);
+    assert_true(fx->result.completed);
+}
+
+/* The PTX line of the k-th (0-based) instruction of `kernel` with opcode
+ * op (and sub, when not 0); fails when there is none. */
+static uint32_t ptx_line_of(const exec_fixture *fx, const char *kernel, int op, int sub, int k)
+{
+    int fi = cured_model_find_function(fx->module, kernel);
+    assert_true(fi >= 0);
+    const ptx_function *f = &fx->module->functions[fi];
+    for (int pc = 0; pc < f->ncode; pc++)
+        if (f->code[pc].op == op && (sub == 0 || f->code[pc].sub == sub) && k-- == 0)
+            return f->code[pc].ptx_line;
+    fail_msg("no such instruction in %s", kernel);
+    return 0;
+}
+
+/* The one error finding, of `kind`, at PTX line ptx_line and the .cu line
+ * holding `snippet`, with `text` in its message; the run stopped. */
+static const cured_model_finding *expect_error(const exec_fixture *fx,
+                                               cured_model_finding_kind kind, uint32_t ptx_line,
+                                               const char *snippet, const char *text)
+{
+    const cured_model_finding *f = xf_has_finding(fx, kind);
+    if (f == NULL) {
+        for (int i = 0; i < fx->result.findings.count; i++)
+            print_message("  finding: %s\n", fx->result.findings.items[i].message);
+        fail_msg("no '%s' finding", cured_model_finding_kind_name(kind));
+    }
+    print_message("  %s\n", f->message);
+    assert_int_equal(fx->result.findings.errors, 1);
+    assert_int_equal(f->severity, CURED_MODEL_ERROR);
+    assert_int_equal(f->ptx_line, ptx_line);
+    assert_int_equal(f->src_line, xf_line_of("cluster.cu", snippet));
+    assert_non_null(strstr(f->message, text));
+    assert_false(fx->result.completed);
+    return f;
+}
+
+// ----------------------------------------------------------------------------
+// The barrier and mapa, used right
+
+static void test_neighbour_through_mapa(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out = run(&fx, "neighbour", 2, N, 1, 0);
+    expect_clean(&fx);
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < N; t++) {
+            int u = (t + 1) % N;
+            assert_int_equal(out[b * 2 * N + t], u * 7 + 1 + 1000 * b);
+            /* rank 0 of a cluster of 1 */
+            assert_int_equal(out[b * 2 * N + N + t], 1);
+        }
+    xf_free(&fx);
+}
+
+static void test_two_phases_in_a_row(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out = run(&fx, "two_phases", 1, N, 1, 0);
+    expect_clean(&fx);
+    for (int t = 0; t < N; t++)
+        assert_int_equal(out[t], (t + 1) * 10 + 3 * t);
+    xf_free(&fx);
+}
+
+static void test_exit_before_arrive(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int keep = 70;   /* warp 2 in part: its other lanes' exit completes the phase */
+    int *out = run(&fx, "exit_early", 1, N, 2, (uint32_t)keep);
+    expect_clean(&fx);
+    for (int t = 0; t < N; t++)
+        assert_int_equal(out[t], t < keep ? ((t + 1) % keep) * 5 + 2 : 0);
+    xf_free(&fx);
+}
+
+static void test_exit_between_arrive_and_wait(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int drop = 40;   /* warp 0 and part of warp 1 arrive, then exit */
+    int *out = run(&fx, "exit_between", 1, N, 2, (uint32_t)drop);
+    expect_clean(&fx);
+    for (int t = 0; t < N; t++)
+        assert_int_equal(out[t], t >= drop ? ((t + 1) % N) * 11 + 3 : 0);
+    xf_free(&fx);
+}
+
+static void test_aligned_forms(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out = run(&fx, "aligned", 1, N, 1, 0);
+    expect_clean(&fx);
+    for (int t = 0; t < N; t++)
+        assert_int_equal(out[t], ((t + 1) % N) * 2 + 9);
+    xf_free(&fx);
+}
+
+static void test_shared_cluster_window(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out = run(&fx, "window", 1, N, 1, 0);
+    expect_clean(&fx);
+    for (int t = 0; t < N; t++) {
+        assert_int_equal(out[t], t * 3 + 1100);
+        assert_int_equal(out[N + t], ((t + 1) % N) * 3 + 1000);
+    }
+    xf_free(&fx);
+}
+
+static void test_mapa_rank_0(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out = run(&fx, "mapa_rank", 1, N, 2, 0);
+    expect_clean(&fx);
+    for (int t = 0; t < N; t++)
+        assert_int_equal(out[t], t + 40);
+    xf_free(&fx);
+}
+
+/* A completed phase orders shared memory as a block barrier does; reading
+ * between arrive and wait is a race. */
+static void test_race_check_across_phase(void **state)
+{
+    (void)state;
+    const char *kernels[2] = {"neighbour", "racy"};
+    for (int k = 0; k < 2; k++) {
+        exec_fixture fx;
+        xf_load(&fx, "cluster.ptx");
+        xf_kernel(&fx, kernels[k]);
+        xf_param(&fx, 0, xf_buffer(&fx, "out", 4ull * 2 * N, NULL, NULL));
+        cured_model_findings found;
+        memset(&found, 0, sizeof found);
+        cured_model_checks *checks = cured_model_checks_new(&found);
+        assert_non_null(checks);
+        cured_model_observer obs = cured_model_checks_observer(checks);
+        fx.launch.observers = &obs;
+        fx.launch.nobservers = 1;
+        assert_int_equal(xf_run(&fx, 1, 1, 1, N, 1, 1), 0);
+        cured_model_checks_free(checks);
+        int races = 0;
+        for (int i = 0; i < found.count; i++)
+            races += found.items[i].kind == CURED_MODEL_FIND_RACE_SHARED;
+        if (k == 0)
+            assert_int_equal(found.count, 0);
+        else
+            assert_true(races > 0);
+        cured_model_findings_clear(&found);
+        xf_free(&fx);
+    }
+}
+
+// ----------------------------------------------------------------------------
+// Misuse
+
+static void test_mapa_rank_1(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out = run(&fx, "mapa_rank", 1, N, 2, 1);
+    const cured_model_finding *f =
+        expect_error(&fx, CURED_MODEL_FIND_OOB_SHARED, ptx_line_of(&fx, "mapa_rank", PTX_OP_MAPA, 0, 0),
+                     "__cluster_map_shared_rank(s, rank)",
+                     "mapa.u64 to CTA rank 1 of a cluster of 1 CTA");
+    assert_int_equal(f->thread[0], 0);
+    for (int t = 0; t < N; t++)
+        assert_int_equal(out[t], 0);   /* nothing read through it */
+    xf_free(&fx);
+}
+
+static void test_wait_without_arrive(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    run(&fx, "wait_first", 1, N, 1, 0);
+    expect_error(&fx, CURED_MODEL_FIND_BARRIER_DIVERGENCE,
+                 ptx_line_of(&fx, "wait_first", PTX_OP_BAR_CLUSTER, PTX_BAR_WAIT, 0),
+                 "/* no arrival before it */",
+                 "barrier.cluster.wait: the thread waits at the cluster barrier without having "
+                 "arrived");
+    xf_free(&fx);
+}
+
+static void test_double_arrive(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    run(&fx, "arrive_twice", 1, N, 1, 0);
+    expect_error(&fx, CURED_MODEL_FIND_BARRIER_DIVERGENCE,
+                 ptx_line_of(&fx, "arrive_twice", PTX_OP_BAR_CLUSTER, PTX_BAR_ARRIVE, 1),
+                 "/* again */", "barrier.cluster.arrive: the thread arrives at the cluster "
+                 "barrier a second time");
+    xf_free(&fx);
+}
+
+static void test_aligned_in_divergent_code(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    run(&fx, "aligned_divergent", 1, 32, 1, 0);
+    int fi = cured_model_find_function(fx.module, "aligned_divergent");
+    uint32_t line = 0;
+    for (int pc = 0; pc < fx.module->functions[fi].ncode; pc++) {
+        const ptx_instr *ins = &fx.module->functions[fi].code[pc];
+        if (ins->op == PTX_OP_BAR_CLUSTER && (ins->flags & PTX_F_ALIGNED))
+            line = ins->ptx_line;
+    }
+    const cured_model_finding *f =
+        expect_error(&fx, CURED_MODEL_FIND_BARRIER_DIVERGENCE, line,
+                     "arrive_aligned() { asm", "barrier.cluster.arrive.aligned is executed by "
+                     "lanes 0-15 of warp 0 without lanes 16-31");
+    assert_int_equal(f->thread[0], 0);
+    xf_free(&fx);
+}
+
+static void test_phase_never_completes(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    run(&fx, "stuck", 1, 64, 1, 0);
+    char where[64];
+    snprintf(where, sizeof where, "32 have and thread 32 waits at PTX line %u",
+             ptx_line_of(&fx, "stuck", PTX_OP_BAR, 0, 0));
+    expect_error(&fx, CURED_MODEL_FIND_BARRIER_DIVERGENCE,
+                 ptx_line_of(&fx, "stuck", PTX_OP_BAR_CLUSTER, PTX_BAR_WAIT, 0),
+                 "/* never completes */", where);
+    xf_free(&fx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_neighbour_through_mapa),
+        cmocka_unit_test(test_two_phases_in_a_row),
+        cmocka_unit_test(test_exit_before_arrive),
+        cmocka_unit_test(test_exit_between_arrive_and_wait),
+        cmocka_unit_test(test_aligned_forms),
+        cmocka_unit_test(test_shared_cluster_window),
+        cmocka_unit_test(test_mapa_rank_0),
+        cmocka_unit_test(test_race_check_across_phase),
+        cmocka_unit_test(test_mapa_rank_1),
+        cmocka_unit_test(test_wait_without_arrive),
+        cmocka_unit_test(test_double_arrive),
+        cmocka_unit_test(test_aligned_in_divergent_code),
+        cmocka_unit_test(test_phase_never_completes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
