@@ -45,12 +45,11 @@ struct exact_block_state {
     unsigned cluster_special[CURED_REDUCE_CLUSTER_MAX - 1];
 };
 
-/* The blocks of this block's cluster: 1 outside a cluster, before sm_90,
- * and in the model (CURED_REDUCE_NO_CLUSTER: it runs blocks one after
- * another, so no block could wait for another). */
+/* The blocks of this block's cluster: 1 outside a cluster and before
+ * sm_90 (and in the model, which runs a launch as one without clusters). */
 __device__ inline unsigned exact_cluster_size()
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(CURED_REDUCE_NO_CLUSTER)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     return __clusterSizeInBlocks();
 #else
     return 1;
@@ -61,7 +60,7 @@ __device__ inline unsigned exact_cluster_size()
  * 1): arrive with release or relaxed semantics, wait with acquire. */
 __device__ inline void exact_cluster_arrive(bool release)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(CURED_REDUCE_NO_CLUSTER)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     if (release)
         __cluster_barrier_arrive();
     else
@@ -71,7 +70,7 @@ __device__ inline void exact_cluster_arrive(bool release)
 
 __device__ inline void exact_cluster_wait()
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(CURED_REDUCE_NO_CLUSTER)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __cluster_barrier_wait();
 #endif
 }
@@ -197,7 +196,7 @@ __device__ bool exact_cluster_gather(exact_block_state<NDIG> &s,
                                      int64_t (&d)[warp_digit_count<NDIG>::PER],
                                      unsigned &special)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(CURED_REDUCE_NO_CLUSTER)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     const int PER = warp_digit_count<NDIG>::PER;
     unsigned lane = threadIdx.x & 31u;
     unsigned rank = __clusterRelativeBlockRank(), size = __clusterSizeInBlocks();

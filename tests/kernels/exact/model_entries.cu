@@ -7,16 +7,14 @@
  *
  * Every entry: (in, out, n, workspace, flags, offset): the kernel reduces
  * n elements starting `offset` bytes into `in` (a misaligned start), with
- * cured_reduce's flags, into out. The two differences from the library's
+ * cured_reduce's flags, into out. The one difference from the library's
  * kernels: the model has no .u16x2/.s16x2 integer min/max, so the bf16
  * keys' two helpers are built in plain C here (CURED_REDUCE_SIMD16_C,
- * sum_thread.cuh); and it runs a grid's blocks one after another, with no
- * thread-block clusters, so the exact sums' cluster combine is left out
- * (CURED_REDUCE_NO_CLUSTER, sum_block.cuh: every block then takes the
- * global path, as in a launch without clusters).
+ * sum_thread.cuh). The exact sums' cluster combine is the library's PTX:
+ * the model runs a launch as a GPU runs one without clusters, every block
+ * a cluster of one, so every block takes the global path.
  */
 #define CURED_REDUCE_SIMD16_C 1
-#define CURED_REDUCE_NO_CLUSTER 1
 #include "reduce.cu"
 
 #define ENTRY(name) \

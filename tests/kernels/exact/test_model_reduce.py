@@ -13,7 +13,11 @@ with `cured sum --device cpu` on the same elements, whose exactness CI
 checks against an independent reference (tests/lib/test_reduce_cpu.c). It
 also checks that the model found nothing (no out-of-bounds access, race or
 uninitialised read) and that the kernel left the workspace's state zero
-(the next call depends on it). Prints one line per case; exits 1 on any
+(the next call depends on it). First it checks that the PTX is the
+library's own, with the exact sums' thread-block cluster path (which the
+model runs as a launch without clusters runs it: every block a cluster of
+one), and that the model lists none of its exact-sum kernels as one it
+cannot run. Prints one line per case; exits 1 on any
 mismatch, 2 when a tool fails.
 
 Data kinds (f32 bits; bf16 takes their top half):
@@ -320,9 +324,30 @@ def run_case(args, case, seed):
     return ok and state_zero, f"{status}{case}: got {got!r}, cpu {want!r}{note}"
 
 
+def check_cluster_path(args):
+    """The entries' PTX is the library's, its thread-block cluster path
+    included, and the model can run every exact-sum kernel in it (the
+    library's own entries too: `cured model` lists them without a "cannot
+    run in the model" mark). Returns None, or what is wrong."""
+    with open(args.ptx) as fh:
+        text = fh.read()
+    for word in ("barrier.cluster.arrive.relaxed;", "barrier.cluster.arrive;",
+                 "barrier.cluster.wait;", "mapa.u64", "%cluster_ctarank", "%cluster_nctarank"):
+        if word not in text:
+            return f"the entries' PTX has no '{word}': not the library's cluster path"
+    p = subprocess.run([args.cured, "model", "--ptx", args.ptx, "--entry", "exact_sum_kernel"],
+                       capture_output=True, text=True)
+    if "names 4 kernel entries" not in p.stderr or "cannot run in the model" in p.stderr:
+        return f"cured model's list of the exact-sum kernels: {p.stderr.strip()[-600:]}"
+    return None
+
+
 def main():
     args = model_cli.parse(__doc__)
-    bad = 0
+    wrong = check_cluster_path(args)
+    print(f"{'BAD ' if wrong else 'ok  '}the cluster path runs in the model{': ' + wrong if wrong else ''}",
+          flush=True)
+    bad = 1 if wrong else 0
     for seed, case in enumerate(c for c in CASES.strip().splitlines() if c.strip()):
         ok, line = run_case(args, case, seed + 1)
         print(line, flush=True)
