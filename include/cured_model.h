@@ -302,7 +302,9 @@ typedef struct cured_model_observer {
      * diverged when 0 < taken < active. */
     void (*branch)(void *ctx, const cured_model_event *e, uint32_t taken);
     /* A block-wide barrier released: every live thread arrived. e is the
-     * event of the last warp to arrive; `id` is the barrier number. */
+     * event of the last warp to arrive; `id` is the barrier number (0..15),
+     * or 16 for a completed phase of the cluster barrier (barrier.cluster:
+     * a block is a cluster of one in the model). */
     void (*barrier)(void *ctx, const cured_model_event *e, uint32_t id);
     /* bar.warp.sync (and the implied warp sync of the *.sync warp
      * operations: shfl/vote/match/redux), over `mask` lanes. */
