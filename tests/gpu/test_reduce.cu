@@ -44,15 +44,6 @@
 #include "reduce.h"
 #include "reduce_fill.cuh"
 
-static int failures = 0;
-
-#define FAIL(...)                                                             \
-    do {                                                                      \
-        printf("FAIL: " __VA_ARGS__);                                         \
-        printf("\n");                                                         \
-        failures++;                                                           \
-    } while (0)
-
 // ----------------------------------------------------------------------------
 // Data (reduce_fill.cuh: the kinds and their device fill)
 

@@ -41,15 +41,6 @@
 #include "gpu_test.h"
 #include "reduce_fill.cuh"
 
-static int failures = 0;
-
-#define FAIL(...)                                                             \
-    do {                                                                      \
-        printf("FAIL: " __VA_ARGS__);                                         \
-        printf("\n");                                                         \
-        failures++;                                                           \
-    } while (0)
-
 static int is_float(cured_dtype d)
 {
     return d == CURED_F16 || d == CURED_BF16 || d == CURED_F32 || d == CURED_F64;
