@@ -487,9 +487,41 @@ static void shape_sweep(const char *only, int lg_min, int lg_max)
     }
 }
 
+/* --shapes' arguments: 0 when they are usable (no DTYPE, or one of the
+ * swept dtypes, then no bounds or 12 <= LG_MIN <= LG_MAX <= 30), else 2
+ * after one line on stderr saying what is wrong. */
+static int check_shape_args(int argc, char **argv)
+{
+    const char *usage = "usage: --shapes [DTYPE [LG_MIN LG_MAX]] (DTYPE f32 f64 f16 bf16 i32, "
+                        "12 <= LG_MIN <= LG_MAX <= 30)";
+    cured_dtype d;
+    if (argc >= 3 && (cured_dtype_from_name(argv[2], &d) != CURED_SUCCESS ||
+                      !(is_float(d) || d == CURED_I32))) {
+        fprintf(stderr, "test_gpu_reduce: --shapes: unknown or unswept dtype '%s'; %s\n",
+                argv[2], usage);
+        return 2;
+    }
+    if (argc == 4 || argc > 5) {
+        fprintf(stderr, "test_gpu_reduce: --shapes takes both bounds or neither; %s\n", usage);
+        return 2;
+    }
+    if (argc == 5) {
+        char *e1, *e2;
+        long lo = strtol(argv[3], &e1, 10), hi = strtol(argv[4], &e2, 10);
+        if (*argv[3] == 0 || *e1 || *argv[4] == 0 || *e2 || lo < 12 || lo > hi || hi > 30) {
+            fprintf(stderr, "test_gpu_reduce: --shapes: bad bounds '%s' '%s'; %s\n", argv[3],
+                    argv[4], usage);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int count = 0;
+    if (argc >= 2 && strcmp(argv[1], "--shapes") == 0 && check_shape_args(argc, argv) != 0)
+        return 2;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         printf("SKIP: no CUDA device\n");
         return GPU_TEST_SKIP;
