@@ -8,8 +8,9 @@
  * Everything a call needs from the device is read once, in
  * cured_reducer_create: a call checks its arguments in C, checks a pointer
  * with cudaPointerGetAttributes only when it differs from the last one that
- * passed, picks the kernel, grid and cluster from tables, and launches (a
- * cluster through cudaLaunchKernelEx). No allocation, no memset, no
+ * passed, picks the kernel, grid and cluster from tables, and launches
+ * through cudaLaunchKernelEx (on sm_90 as a programmatic dependent launch,
+ * and in a cluster where the shape has one). No allocation, no memset, no
  * synchronisation: capturable in a graph.
  */
 #include <cuda_runtime.h>
@@ -19,10 +20,17 @@
 #include "reduce.h"
 #include "reduce_kernels.h"
 
+/* 0 launches every kernel as a plain stream launch: the switch for an A/B
+ * of programmatic dependent launch on one machine (docs/exact.md). */
+#ifndef CURED_REDUCE_DEPENDENT_LAUNCH
+#define CURED_REDUCE_DEPENDENT_LAUNCH 1
+#endif
+
 struct cured_reducer {
     int device;
     int sm_count;
     unsigned cluster_max; /* blocks a cluster may hold (0: no clusters) */
+    int dependent_launch; /* launch with programmatic stream serialization */
     void *workspace;
     int owns_workspace;
     const void *checked_in;  /* the last pointers that passed the check */
@@ -95,6 +103,7 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
         return CURED_ERROR_NOT_DEVICE_POINTER;
     }
     r->cluster_max = cluster_max(r->device);
+    r->dependent_launch = CURED_REDUCE_DEPENDENT_LAUNCH && r->cluster_max > 0;
     for (int op = 0; op < CURED_OP_COUNT; op++)
         for (int d = 0; d < CURED_DTYPE_COUNT; d++)
             for (int v = 0; v < CURED_VARIANT_COUNT; v++) {
@@ -203,24 +212,31 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
     a.flags = flags | kernel_flags;
     a.op = (int)op;
     void *args[] = {&a};
-    cudaError_t err;
-    if (s.cluster > 1) {
-        cudaLaunchAttribute cluster;
-        cluster.id = cudaLaunchAttributeClusterDimension;
-        cluster.val.clusterDim.x = s.cluster;
-        cluster.val.clusterDim.y = 1;
-        cluster.val.clusterDim.z = 1;
-        cudaLaunchConfig_t c = {};
-        c.gridDim = dim3(s.grid);
-        c.blockDim = dim3((unsigned)s.block);
-        c.stream = (cudaStream_t)stream;
-        c.attrs = &cluster;
-        c.numAttrs = 1;
-        err = cudaLaunchKernelExC(&c, f, args);
-    } else {
-        err = cudaLaunchKernel(f, dim3(s.grid), dim3((unsigned)s.block), args, 0,
-                               (cudaStream_t)stream);
+    /* Programmatic stream serialization (sm_90): the launch may begin
+     * while the kernel before it in the stream ends; every kernel waits for
+     * it before touching memory (grid_dependency.cuh). A cluster, for the
+     * exact float sums that take one. */
+    cudaLaunchAttribute attrs[2];
+    unsigned nattrs = 0;
+    if (r->dependent_launch) {
+        attrs[nattrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attrs[nattrs].val.programmaticStreamSerializationAllowed = 1;
+        nattrs++;
     }
+    if (s.cluster > 1) {
+        attrs[nattrs].id = cudaLaunchAttributeClusterDimension;
+        attrs[nattrs].val.clusterDim.x = s.cluster;
+        attrs[nattrs].val.clusterDim.y = 1;
+        attrs[nattrs].val.clusterDim.z = 1;
+        nattrs++;
+    }
+    cudaLaunchConfig_t c = {};
+    c.gridDim = dim3(s.grid);
+    c.blockDim = dim3((unsigned)s.block);
+    c.stream = (cudaStream_t)stream;
+    c.attrs = attrs;
+    c.numAttrs = nattrs;
+    cudaError_t err = cudaLaunchKernelExC(&c, f, args);
     cudaError_t last = cudaGetLastError();
     return err == cudaSuccess && last == cudaSuccess ? CURED_SUCCESS
                                                      : CURED_ERROR_CUDA;

@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "grid_dependency.cuh"
 #include "order.h"
 #include "reduce_kernels.h"
 #include "reduce_load.cuh"
@@ -36,6 +37,7 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
 {
     __shared__ exact_block_state<NDIG> s;
     exact_block_begin<NDIG>(s);
+    grid_dependency_begin();
     Acc acc;
     acc.init(s.digits);
     rl_visit_array<ELEM>(a.in, a.n, acc);
@@ -152,6 +154,7 @@ struct plain_val {
 template <typename OUT, int KIND, unsigned ELEM>
 __device__ void plain_sum_body(const cured_reduce_kernel_args &a)
 {
+    grid_dependency_begin();
     plain_acc<OUT, KIND> acc;
     acc.init();
     rl_visit_array<ELEM>(a.in, a.n, acc);
@@ -222,6 +225,7 @@ struct int_acc {
 template <unsigned ELEM, bool SIGNED>
 __device__ void int_sum_body(const cured_reduce_kernel_args &a)
 {
+    grid_dependency_begin();
     int_acc<ELEM, SIGNED> acc;
     acc.s = 0;
     rl_visit_array<ELEM>(a.in, a.n, acc);
@@ -315,6 +319,7 @@ struct mm_acc {
 template <int DTYPE, unsigned ELEM>
 __device__ void minmax_body(const cured_reduce_kernel_args &a)
 {
+    grid_dependency_begin();
     bool is_max = a.op == CURED_OP_MAX || a.op == CURED_OP_ARGMAX;
     mm_acc<DTYPE, ELEM> acc;
     acc.is_max = is_max;
