@@ -8,7 +8,9 @@
 #
 # 1. test_gpu_reduce (no --large): GPU bits against the CPU path's over 60
 #    forced launch shapes, every data kind (the standard fill and 24- and
-#    48-binade spreads included), misaligned inputs, 1000 repeats, bad input.
+#    48-binade spreads included), misaligned inputs, 1000 repeats, bad input;
+#    test_gpu_reduce_stream: calls behind an early-signalling producer and
+#    in a captured graph.
 # 2. test_gpu_reduce --price: exact against plain sums, f32 bf16 f64 f16,
 #    2^10 .. 2^30, back to back, on the standard fill and on 24- and
 #    48-binade spreads (capped at PRICE_CAP_S, default 150 s).
@@ -36,6 +38,9 @@ t0=$SECONDS
 timeout 150 "$bin" > "$logs/test.log" 2>&1; rc=$?
 echo "test_gpu_reduce: exit $rc ($((SECONDS - t0)) s): $(tail -1 "$logs/test.log")"
 [ $rc = 0 ] || { status=1; grep -m 20 FAIL "$logs/test.log"; }
+timeout 60 "$bin"_stream > "$logs/stream.log" 2>&1; rc=$?
+echo "test_gpu_reduce_stream: exit $rc: $(tail -1 "$logs/stream.log")"
+[ $rc = 0 ] || { status=1; grep -m 20 FAIL "$logs/stream.log"; }
 
 t0=$SECONDS
 timeout "${PRICE_CAP_S:-150}" "$bin" --price > "$logs/price.log" 2>&1; rc=$?

@@ -9,11 +9,13 @@
 # 1. test_gpu_reduce: GPU bits against the CPU path's over 72 forced launch
 #    shapes, misaligned inputs, 1000 repeated calls, bad input;
 #    test_gpu_reduce --large: 2^28 of every float type and data kind,
-#    2^32 + 5 f16 (skipped when REDUCE_LARGE=0).
+#    2^32 + 5 f16 (skipped when REDUCE_LARGE=0); test_gpu_reduce_stream:
+#    calls behind a producer that lets them launch early (programmatic
+#    dependent launch) and in a captured graph.
 # 2. compute-sanitizer memcheck, racecheck, synccheck, initcheck on one call
 #    per path: exact sums of f16, bf16, f32, f64 (one block, 7 blocks, and
 #    clusters of 16 and 8 blocks; d_in misaligned), an integer sum, min,
-#    argmax.
+#    argmax; memcheck and synccheck on test_gpu_reduce_stream.
 # 3. test_gpu_reduce --price: exact against plain (not exact) sums of the
 #    same kernel shape, f32, bf16, f64, f16, 2^10 .. 2^30, back-to-back
 #    calls, on the standard fill and on 24- and 48-binade spreads; block
@@ -44,6 +46,23 @@ if [ "${REDUCE_LARGE:-1}" = 1 ]; then
   [ $rc = 0 ] || { status=1; grep -m 20 FAIL "$out/large.log"; }
 fi
 
+"$bin"_stream > "$out/stream.log" 2>&1; rc=$?
+echo "test_gpu_reduce_stream: exit $rc: $(tail -1 "$out/stream.log")"
+[ $rc = 0 ] || { status=1; grep -m 20 FAIL "$out/stream.log"; }
+
+# One sanitizer run's line: report WHAT TOOL LOG EXIT (clean, or the count
+# of errors or hazards its log ends with; a failure sets status).
+report() {
+  local count
+  count=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p;s/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$3" | tail -1)
+  if [ "$4" = 0 ] && [ "${count:-0}" = 0 ]; then
+    printf '%-32s %-10s clean\n' "$1" "$2"
+  else
+    printf '%-32s %-10s ERRORS (%s, exit %s): %s\n' "$1" "$2" "${count:-?}" "$4" "$3"
+    status=1
+  fi
+}
+
 echo "== gpu-reduce: compute-sanitizer =="
 sanitizer="$(command -v compute-sanitizer || true)"
 if [ -z "$sanitizer" ]; then
@@ -60,14 +79,13 @@ else
       # shellcheck disable=SC2086
       "$sanitizer" --tool "$tool" --error-exitcode 1 "$bin" --one $r > "$log" 2>&1
       rc=$?
-      count=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p;s/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$log" | tail -1)
-      if [ $rc = 0 ] && [ "${count:-0}" = 0 ]; then
-        printf '%-32s %-10s clean\n' "$r" "$tool"
-      else
-        printf '%-32s %-10s ERRORS (%s, exit %s): %s\n' "$r" "$tool" "${count:-?}" "$rc" "$log"
-        status=1
-      fi
+      report "$r" "$tool" "$log" $rc
     done
+  done
+  for tool in memcheck synccheck; do
+    log="$out/san.stream.$tool.log"
+    "$sanitizer" --tool "$tool" --error-exitcode 1 "$bin"_stream --no-overlap > "$log" 2>&1
+    report stream "$tool" "$log" $?
   done
 fi
 
