@@ -106,10 +106,28 @@ cudaError_t bench_read(const void *d_in, size_t bytes,
 // ---------------------------------------------------------------------------
 // the launch floor
 
-__global__ void empty_kernel() {}
-
-cudaError_t bench_empty(cudaStream_t stream)
+/* Nothing but what every cured_reduce kernel does first: wait for the
+ * grid before it, let the next launch begin (no-ops before sm_90). */
+__global__ void empty_kernel()
 {
-    empty_kernel<<<1, BENCH_READ_BLOCK, 0, stream>>>();
-    return cudaGetLastError();
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+cudaError_t bench_empty(int dependent, cudaStream_t stream)
+{
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t c = {};
+    c.gridDim = dim3(1);
+    c.blockDim = dim3(BENCH_READ_BLOCK);
+    c.stream = stream;
+    c.attrs = &attr;
+    c.numAttrs = dependent ? 1 : 0;
+    cudaError_t err = cudaLaunchKernelEx(&c, empty_kernel);
+    cudaError_t last = cudaGetLastError();
+    return err != cudaSuccess ? err : last;
 }

@@ -44,6 +44,7 @@ typedef struct api_ctx {
     cudaEvent_t start, stop;
     cured_reducer *reducer;
     int max_blocks;               /* grid cap of the fill and read kernels */
+    int dependent_launch;         /* the floor launched as cured_reduce (sm_90) */
     void *d_in;                   /* the input of the dtype being timed */
     void *d_out;                  /* 8 bytes: a result */
     void *d_flush;
@@ -115,7 +116,7 @@ static int launch(api_ctx *c, int job, uint64_t n)
         e = bench_cub_sum(c->dtype, c->d_temp, &bytes, c->d_in, n, c->d_out, c->stream);
         break;
     }
-    case JOB_LAUNCH: e = bench_empty(c->stream); break;
+    case JOB_LAUNCH: e = bench_empty(c->dependent_launch, c->stream); break;
     default: e = bench_read(c->d_in, n * elem, c->d_sink, c->max_blocks, c->stream);
     }
     return ok(c, e, job_names[job]);
@@ -347,6 +348,7 @@ static int setup(api_ctx *c, bench_api_results *r)
                     (prop.maxThreadsPerMultiProcessor / BENCH_READ_BLOCK);
     if (c->max_blocks < 1)
         c->max_blocks = 1;
+    c->dependent_launch = prop.major >= 9;
     c->flush_bytes = 2 * (size_t)(prop.l2CacheSize > 0 ? prop.l2CacheSize : 1 << 20);
     c->max_samples = c->opts->max_runs > BATCHES ? c->opts->max_runs : BATCHES;
     c->samples = (double *)malloc((size_t)c->max_samples * sizeof *c->samples);

@@ -47,9 +47,11 @@ cudaError_t bench_read(const void *d_in, size_t bytes,
                        unsigned long long *d_sink, int max_blocks,
                        cudaStream_t stream);
 
-/* An empty kernel, one block of BENCH_READ_BLOCK threads: the launch
- * floor that every call pays. */
-cudaError_t bench_empty(cudaStream_t stream);
+/* An empty kernel, one block of BENCH_READ_BLOCK threads, launched as
+ * cured_reduce launches (through cudaLaunchKernelEx; with `dependent`, as
+ * a programmatic dependent launch, which cured_reduce makes on sm_90): the
+ * launch floor that every call pays. */
+cudaError_t bench_empty(int dependent, cudaStream_t stream);
 
 /* Opens the current device and reads its properties into *prop. Returns
  * 1, or 0 with one line in err: "no GPU found: ..." on a machine without
