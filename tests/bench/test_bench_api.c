@@ -147,11 +147,12 @@ static void test_table_and_summary(void **state)
     assert_non_null(strstr(t, "\n\nf16   warm    10 cured "));
     free(t);
     char *s = print_to_string(bench_api_print_summary, *state);
-    assert_non_null(strstr(s, "launch, 2.75 us)\n"));
-    /* cured 4, CUB 6, 1.5x, 4 / 2.75 = 1.45x the floor; cold 8, 10, 1.25 */
-    assert_non_null(strstr(s, "\nf32      10 |     4.00     6.00      1.50    1.45 |     "
+    assert_non_null(strstr(s, "at the same n; its run median 2.75 us)\n"));
+    /* cured 4, CUB 6, 1.5x, 4 / 3 (f32's own launch row, not the run's
+     * median 2.75) = 1.33x the floor; cold 8, 10, 1.25 */
+    assert_non_null(strstr(s, "\nf32      10 |     4.00     6.00      1.50    1.33 |     "
                               "8.00    10.00      1.25 |     0         2\n"));
-    assert_non_null(strstr(s, "\nf16      10 |     5.00     5.00      1.00    1.82 |        "
+    assert_non_null(strstr(s, "\nf16      10 |     5.00     5.00      1.00    2.00 |        "
                               "-        -         - |     0       nan\n"));
     free(s);
 }
