@@ -1,7 +1,9 @@
 /* exec_step.c - the step loop: a warp issues one instruction at a time,
  * for the lanes of its current group, until it has none left to run; each
  * step computes the guard, tells the observers, and hands the instruction
- * to its family, or takes the branch itself.
+ * to its family, or takes the branch itself; the instructions that have
+ * nothing to do in the model (membar, prefetch, nanosleep, griddepcontrol)
+ * end here.
  *
  * defines: exec_warp_run
  *
@@ -121,6 +123,18 @@ static void exec_step(exec_launch *x, exec_warp *w)
     case PTX_OP_MEMBAR:
     case PTX_OP_PREFETCH:
     case PTX_OP_NANOSLEEP:
+        rc = 0;
+        break;
+    case PTX_OP_GRIDDEPCONTROL:
+        /* Programmatic dependent launch. The model runs one grid, with no
+         * grid before it and none after it, as a GPU runs a launch without
+         * the programmatic-stream-serialization attribute: the launch began
+         * once the grid before it had completed, so .wait has no
+         * prerequisite grid in flight and returns at once, and
+         * .launch_dependents has no dependent grid to let begin. Both are
+         * counted as issued like any instruction (x->steps, the observers'
+         * instr above) and touch nothing else: no memory, no barrier, no
+         * event for the race check. */
         rc = 0;
         break;
     case PTX_OP_LD:

@@ -29,6 +29,8 @@ enum {
     M_NAN = 1u << 26, M_PREFETCH = 1u << 27, M_NC = 1u << 28, M_RELU = 1u << 29,
     M_ATOMVEC = 1u << 30
 };
+/* The last family: 1u << 31 is past the int range an enum constant has. */
+#define M_GRIDDEP (1u << 31)
 
 /* barrier.cluster's memory semantics (ptx_decode.sem). */
 enum { SEM_RELEASE = 1, SEM_RELAXED, SEM_ACQUIRE };
@@ -138,6 +140,8 @@ static const modifier modifiers[] = {
     {"NaN", M_NAN, K_FLAG, PTX_F_NAN},
     {"relu", M_RELU, K_FLAG, PTX_F_RELU},
     {"L1", M_PREFETCH, K_IGNORE, 0}, {"L2", M_PREFETCH, K_IGNORE, 0},
+    {"wait", M_GRIDDEP, K_SUB, PTX_GDC_WAIT},
+    {"launch_dependents", M_GRIDDEP, K_SUB, PTX_GDC_LAUNCH_DEPENDENTS},
 };
 
 /* How an opcode's operands are read beyond its pattern. */
@@ -238,6 +242,7 @@ static const opcode_spec opcodes[] = {
     {"nanosleep", PTX_OP_NANOSLEEP, FORM_PLAIN, "s", 1, 1, 0, 0},
     {"mapa", PTX_OP_MAPA, FORM_PLAIN, "dys", 3, 1, M_SPACE, 0},
     {"getctarank", PTX_OP_GETCTARANK, FORM_PLAIN, "dy", 2, 1, M_SPACE, 0},
+    {"griddepcontrol", PTX_OP_GRIDDEPCONTROL, FORM_PLAIN, "", 0, 0, M_GRIDDEP, 0},
 };
 
 /* 1 when s[0..n) spells word exactly. */
@@ -440,6 +445,9 @@ static int settle_form(ptx_parser *p, ptx_decode *d, ptx_instr *ins)
         return ptx_fail(p, d->word, WORD_FMT " needs .sync", WORD_ARGS(p, d));
     if ((fam & (M_SHFL | M_VOTE | M_MATCH | M_TESTP | M_SHF)) && ins->sub == 0)
         return ptx_fail(p, d->word, WORD_FMT " needs a mode", WORD_ARGS(p, d));
+    if (ins->op == PTX_OP_GRIDDEPCONTROL && ins->sub == 0)
+        return ptx_fail(p, d->word, WORD_FMT " needs .wait or .launch_dependents",
+                        WORD_ARGS(p, d));
     if ((ins->op == PTX_OP_ATOM || ins->op == PTX_OP_RED ||
          ins->op == PTX_OP_REDUX) && ins->sub == 0)
         return ptx_fail(p, d->word, WORD_FMT " needs an operation (.add, .min ...)",

@@ -64,6 +64,7 @@ static const char *const opcode_names[PTX_OP_COUNT] = {
     [PTX_OP_ATOM] = "atom", [PTX_OP_RED] = "red",
     [PTX_OP_NANOSLEEP] = "nanosleep",
     [PTX_OP_MAPA] = "mapa", [PTX_OP_GETCTARANK] = "getctarank",
+    [PTX_OP_GRIDDEPCONTROL] = "griddepcontrol",
 };
 
 unsigned ptx_type_size(ptx_type type)

@@ -219,7 +219,7 @@ static void test_unusable_kernel_does_not_start(void **state)
         "\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n"
         "\tst.global.u32 [%rd1], 7;\n\tret;\n}\n"
         ".visible .entry bad(.param .u64 out)\n{\n"
-        "\tgriddepcontrol.wait;\n\tret;\n}\n";       /* line 13 */
+        "\tcp.async.wait_all;\n\tret;\n}\n";         /* line 13 */
     cured_model_module *m = cured_model_parse(text, sizeof text - 1, NULL);
     assert_non_null(m);
     cured_model_memory *mem = cured_model_memory_new();
@@ -241,7 +241,7 @@ static void test_unusable_kernel_does_not_start(void **state)
     assert_int_equal(r.findings.items[0].severity, CURED_MODEL_ERROR);
     assert_string_equal(r.findings.items[0].message,
                         "kernel bad cannot run in the model: unknown instruction "
-                        "'griddepcontrol.wait' (PTX line 13)");
+                        "'cp.async.wait_all' (PTX line 13)");
     cured_model_findings_clear(&r.findings);
     l.function = cured_model_find_function(m, "good");
     assert_int_equal(cured_model_run(&l, &r), 0);

@@ -94,6 +94,20 @@ static const error_case cases[] = {
     {KERNEL "\tmapa.f32 %f1, %f2, 0;\n}\n", 7, "and .u32 or .u64"},
     {KERNEL "\tmapa.u64 %rd1, %rd2;\n}\n", 7, "'mapa.u64' takes 3 operands, found 2"},
     {KERNEL "\tgetctarank.global.u64 %r1, %rd2;\n}\n", 7, "takes .shared::cluster or no space"},
+    /* griddepcontrol: one action of two, no operands, no type (an action
+     * the model does not know: griddepcontrol_unknown_action) */
+    {KERNEL "\tgriddepcontrol;\n}\n", 7,
+     "'griddepcontrol' needs .wait or .launch_dependents"},
+    {KERNEL "\tgriddepcontrol.wait %r1;\n}\n", 7, "'griddepcontrol.wait' takes 0 operands"},
+    {KERNEL "\t@%p1 griddepcontrol.launch_dependents 0;\n}\n", 7,
+     "'griddepcontrol.launch_dependents' takes 0 operands"},
+    {KERNEL "\tgriddepcontrol.wait.launch_dependents;\n}\n", 7,
+     "conflicting modifier '.launch_dependents' in 'griddepcontrol.wait.launch_dependents'"},
+    {KERNEL "\tgriddepcontrol.launch_dependents.wait;\n}\n", 7,
+     "conflicting modifier '.wait' in 'griddepcontrol.launch_dependents.wait'"},
+    {KERNEL "\tgriddepcontrol.wait.b32;\n}\n", 7, "'griddepcontrol.wait.b32' takes no type"},
+    {KERNEL "\tgriddepcontrol.wait\n}\n", 8,
+     "'griddepcontrol.wait' takes 0 operands, found '}' after them"},
     /* literals */
     {KERNEL "\tadd.f32 %f1, %f2, 1;\n}\n", 7,
      "integer literal '1' where a .f32 value is expected"},
@@ -256,6 +270,34 @@ static void unsupported_instructions_isolate_their_function(void **state)
     cured_model_module_free(m);
 }
 
+/* griddepcontrol with an action the model does not know is such an
+ * instruction too (as `barrier.cluster.foo` or `add.zz.s32`): its kernel
+ * is unusable, naming it and its line; a kernel with the two known actions
+ * in the same module is not. */
+static void griddepcontrol_unknown_action(void **state)
+{
+    (void)state;
+    const char *text = HEADER
+        ".visible .entry known()\n{\n"                                     /* 4 */
+        "\tgriddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;\n\tret;\n}\n"
+        ".visible .entry unknown()\n{\n"                                   /* 10 */
+        "\tgriddepcontrol.foo;\n"                                          /* 12 */
+        "\tret;\n}\n";
+    cured_model_parse_error err;
+    cured_model_module *m = cured_model_parse(text, strlen(text), &err);
+    if (m == NULL)
+        fail_msg("parse failed: %s", err.message);
+    uint32_t ptx_line;
+    assert_null(cured_model_function_unusable(m, cured_model_find_function(m, "known"),
+                                              &ptx_line, NULL, NULL));
+    const char *why = cured_model_function_unusable(m, cured_model_find_function(m, "unknown"),
+                                                    &ptx_line, NULL, NULL);
+    assert_non_null(why);
+    assert_string_equal(why, "unknown modifier '.foo' in 'griddepcontrol.foo'");
+    assert_int_equal(ptx_line, 12);
+    cured_model_module_free(m);
+}
+
 static void deep_nesting_is_an_error_not_a_crash(void **state)
 {
     (void)state;
@@ -387,6 +429,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_malformed_input_names_problem_and_line),
         cmocka_unit_test(unsupported_instructions_isolate_their_function),
+        cmocka_unit_test(griddepcontrol_unknown_action),
         cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
         cmocka_unit_test(null_error_pointer_is_allowed),
         cmocka_unit_test(input_is_read_only_up_to_len),

@@ -1,7 +1,8 @@
 /* test_ptx_syntax.c - the parser on hand-written PTX: the grammar's corners
  * nvcc seldom or never emits (prototypes and forward calls, nested scopes,
  * every literal and address form, initialisers, the shared layout across
- * kernels and callees, .loc inline chains, sections, directives).
+ * kernels and callees, .loc inline chains, sections, directives), and the
+ * forms of the sm_90 instructions (clusters, griddepcontrol).
  *
  *   ctest --test-dir build -R test_ptx_syntax
  */
@@ -655,6 +656,43 @@ static void cluster_forms(void **state)
     cured_model_module_free(m);
 }
 
+/* Programmatic dependent launch: the two actions, with no operands, bare
+ * or under a guard like any instruction. */
+static void griddepcontrol_forms(void **state)
+{
+    (void)state;
+    cured_model_module *m = parse_ok(HEADER
+        ".entry k()\n{\n"
+        "  .reg .pred %p<2>;\n"
+        "  griddepcontrol.wait;\n"
+        "  griddepcontrol.launch_dependents;\n"
+        "  @%p1 griddepcontrol.wait;\n"
+        "  @!%p1 griddepcontrol.launch_dependents ;\n"
+        "  ret;\n"
+        "}\n");
+    const ptx_function *k = function(m, "k");
+    assert_null(k->unusable);
+    assert_int_equal(k->ncode, 5);
+    const ptx_instr *c = k->code;
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(c[i].op, PTX_OP_GRIDDEPCONTROL);
+        assert_int_equal(c[i].sub, i % 2 == 0 ? PTX_GDC_WAIT : PTX_GDC_LAUNCH_DEPENDENTS);
+        assert_int_equal(c[i].nops, 0);
+        assert_int_equal(c[i].ndst, 0);
+        assert_int_equal(c[i].type, PTX_T_NONE);
+        assert_int_equal(c[i].flags, 0);
+        assert_int_equal(c[i].ptx_line, 7 + (uint32_t)i);
+    }
+    assert_int_equal(c[0].guard, -1);
+    assert_int_equal(c[1].guard, -1);
+    assert_int_equal(c[2].guard, reg(k, "%p1"));
+    assert_int_equal(c[2].guard_neg, 0);
+    assert_int_equal(c[3].guard, reg(k, "%p1"));
+    assert_int_equal(c[3].guard_neg, 1);
+    assert_string_equal(ptx_opcode_name(PTX_OP_GRIDDEPCONTROL), "griddepcontrol");
+    cured_model_module_free(m);
+}
+
 static void name_tables(void **state)
 {
     (void)state;
@@ -692,6 +730,7 @@ int main(void)
         cmocka_unit_test(locals_in_device_functions),
         cmocka_unit_test(header_and_sm90_forms),
         cmocka_unit_test(cluster_forms),
+        cmocka_unit_test(griddepcontrol_forms),
         cmocka_unit_test(name_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,6 +90,8 @@ typedef enum ptx_opcode {
     /* thread-block clusters */
     PTX_OP_MAPA,      /* mapa: an address in another CTA of the cluster */
     PTX_OP_GETCTARANK,/* getctarank: the CTA an address belongs to */
+    /* programmatic dependent launch */
+    PTX_OP_GRIDDEPCONTROL, /* griddepcontrol.wait / .launch_dependents */
     PTX_OP_COUNT
 } ptx_opcode;
 
@@ -138,7 +140,9 @@ enum {
     PTX_PRMT_RC16,
     /* testp properties */
     PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
-    PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL
+    PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL,
+    /* griddepcontrol actions */
+    PTX_GDC_WAIT = 1, PTX_GDC_LAUNCH_DEPENDENTS
 };
 
 /* Instruction flag bits (ptx_instr.flags). */
@@ -258,6 +262,8 @@ typedef struct ptx_operand {
  *   GENERIC, or SHARED with flag CLUSTER_WINDOW; getctarank (same spaces)
  *   d, a: op GETCTARANK, nops 2. ld/st/atom/red/cvta .shared::cluster: space
  *   SHARED with flag CLUSTER_WINDOW; .shared::cta is plain SHARED.
+ * - griddepcontrol.wait / griddepcontrol.launch_dependents: op
+ *   GRIDDEPCONTROL, sub GDC_WAIT or GDC_LAUNCH_DEPENDENTS, no operands.
  * - membar/fence: op MEMBAR, sub = scope (membar.gl -> GPU); 0 for
  *   fence.proxy.* (accepted, no scope).
  * - call: nops 0; callee, call_args, call_nret, call_nargs as below; the
