@@ -1,9 +1,10 @@
 /* reduce_fill.cuh - the GPU tests' data for cured_reduce: element i of
  * each data kind as a pure function of (dtype, kind, i, seed), made on the
- * device; for tests/gpu/test_reduce.cu and tests/gpu/test_sharded.cu.
+ * device; for tests/gpu/test_reduce.cu, test_reduce_stream.cu and
+ * test_sharded.cu.
  *
  * defines: mix64, UNIFORM .. SPREAD48, KINDS, kind_names, element,
- *          fill_kernel
+ *          fill_range, fill_kernel
  */
 #ifndef CURED_TEST_REDUCE_FILL_CUH
 #define CURED_TEST_REDUCE_FILL_CUH
@@ -86,7 +87,10 @@ __device__ static uint64_t element(int d, int k, uint64_t i, uint64_t seed)
     return ((r >> 40) & 1 ? sign : 0) | (uint64_t)e << fbits | frac;
 }
 
-__global__ void fill_kernel(void *a, int d, int k, uint64_t n, uint64_t seed, int size)
+/* a[i] = element i of (d, k, seed) for i < n, elements of `size` bytes,
+ * grid-stride over the calling grid. Every thread calls it. */
+__device__ static void fill_range(void *a, int d, int k, uint64_t n, uint64_t seed,
+                                  int size)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
          i += (uint64_t)gridDim.x * blockDim.x) {
@@ -98,6 +102,11 @@ __global__ void fill_kernel(void *a, int d, int k, uint64_t n, uint64_t seed, in
         else
             ((uint64_t *)a)[i] = b;
     }
+}
+
+__global__ void fill_kernel(void *a, int d, int k, uint64_t n, uint64_t seed, int size)
+{
+    fill_range(a, d, k, n, seed, size);
 }
 
 #endif /* CURED_TEST_REDUCE_FILL_CUH */

@@ -72,20 +72,12 @@ __global__ void late_fill(void *a, int d, int kind, uint64_t n, uint64_t seed,
         __nanosleep(1000);
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     } while (t - t0 < pause_ns);
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
-         i += (uint64_t)gridDim.x * blockDim.x) {
-        uint64_t b = element(d, kind, i, seed);
-        if (size == 2)
-            ((uint16_t *)a)[i] = (uint16_t)b;
-        else if (size == 4)
-            ((uint32_t *)a)[i] = (uint32_t)b;
-        else
-            ((uint64_t *)a)[i] = b;
-    }
+    fill_range(a, d, kind, n, seed, size);
 }
 
-/* Reads a's first 4 bytes before it waits for the kernel before it, then
- * stores them. (A kernel with no wait at all is not started early.) */
+/* Reads a's first 4 bytes, then waits for the kernel before it, then
+ * stores them: launched as a programmatic dependent launch behind the
+ * producer, it stores a's old data when its launch began early. */
 __global__ void spy(const uint32_t *a, uint32_t *seen)
 {
     uint32_t v = *(const volatile uint32_t *)a;
