@@ -15,7 +15,9 @@
  * blocks: one block writes the result itself; more write one partial each
  * to the workspace and the last block to finish (a ticket counter, as the
  * catalogue's single_pass) combines them and re-arms the counter. No
- * memset, no second launch, no host round trip.
+ * memset, no second launch, no host round trip. Each body first waits for
+ * the kernel before it in the stream (grid_dependency.cuh: the host makes
+ * every launch a programmatic dependent launch on sm_90).
  * __launch_bounds__(1024, 1): any block size up to 1024, at most 64
  * registers a thread, so 1024 threads a multiprocessor at least.
  */
