@@ -103,6 +103,7 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
         return CURED_ERROR_NOT_DEVICE_POINTER;
     }
     r->cluster_max = cluster_max(r->device);
+    /* cluster_max > 0: sm_90 or later, which has programmatic launches too */
     r->dependent_launch = CURED_REDUCE_DEPENDENT_LAUNCH && r->cluster_max > 0;
     for (int op = 0; op < CURED_OP_COUNT; op++)
         for (int d = 0; d < CURED_DTYPE_COUNT; d++)
