@@ -52,11 +52,7 @@ static void phase_try_complete(exec_launch *x)
         EXEC_LANES(go, l, if (w->key[l] < mk) mk = w->key[l];);
         w->cluster_wait = 0;
         w->cluster_arrived &= ~go;
-        if (w->parked == 0 || mk < w->parked_min)
-            w->parked_min = mk;
-        w->parked |= go;
-        if (w->cur == 0)
-            exec_sched_select(w);
+        exec_sched_wake(w, go, mk);
     }
     b->cluster_count = 0;
     b->cluster_phase++;

@@ -4,7 +4,8 @@
  * calls none of them.
  *
  * defines: exec_sched_select, exec_sched_repark, exec_sched_park,
- *          exec_sched_next, exec_sched_check, exec_sched_set_fn
+ *          exec_sched_wake, exec_sched_next, exec_sched_check,
+ *          exec_sched_set_fn
  *
  * The current group is kept apart from the parked lanes so that the common
  * case, a converged warp, costs one compare per instruction. All of it is
@@ -81,6 +82,17 @@ static inline void exec_sched_park(exec_warp *w, uint32_t lanes, uint64_t k)
     if (w->parked == 0 || k < w->parked_min)
         w->parked_min = k;
     w->parked |= lanes;
+}
+
+/* Parks `lanes` released from a wait (their keys already set, mk the
+ * smallest of them) and, when no group is current, selects one. */
+static inline void exec_sched_wake(exec_warp *w, uint32_t lanes, uint64_t mk)
+{
+    if (w->parked == 0 || mk < w->parked_min)
+        w->parked_min = mk;
+    w->parked |= lanes;
+    if (w->cur == 0)
+        exec_sched_select(w);
 }
 
 /* The current group moves on to the next instruction. */

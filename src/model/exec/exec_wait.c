@@ -90,11 +90,7 @@ void exec_wait_barrier(exec_launch *x, uint32_t id)
         if (at == 0)
             continue;
         w->bar_wait &= ~at;
-        if (w->parked == 0 || mk < w->parked_min)
-            w->parked_min = mk;
-        w->parked |= at;
-        if (w->cur == 0)
-            exec_sched_select(w);
+        exec_sched_wake(w, at, mk);
     }
     b->arrived[id] = 0;
     b->expect[id] = 0;
