@@ -13,6 +13,8 @@
 #include <cub/device/device_reduce.cuh>
 #include <cuda_fp16.h>
 
+#include "grid_dependency.cuh"
+
 // ---------------------------------------------------------------------------
 // CUB
 
@@ -110,10 +112,7 @@ cudaError_t bench_read(const void *d_in, size_t bytes,
  * grid before it, let the next launch begin (no-ops before sm_90). */
 __global__ void empty_kernel()
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+    grid_dependency_begin();
 }
 
 cudaError_t bench_empty(int dependent, cudaStream_t stream)
