@@ -30,7 +30,7 @@ bin=$build/tests/gpu/test_gpu_reduce
 cured=$build/cured
 mkdir -p "$logs"
 status=0
-for f in "$bin" "$cured"; do
+for f in "$bin" "$bin"_stream "$cured"; do
   [ -x "$f" ] || { echo "gpu-bench-api: $f not built" >&2; exit 2; }
 done
 

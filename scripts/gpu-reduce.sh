@@ -29,10 +29,9 @@ bin=$build/tests/gpu/test_gpu_reduce
 export PATH="$PATH:/usr/local/cuda/bin"
 mkdir -p "$out"
 status=0
-if [ ! -x "$bin" ]; then
-  echo "gpu-reduce: $bin not built" >&2
-  exit 2
-fi
+for f in "$bin" "$bin"_stream; do
+  [ -x "$f" ] || { echo "gpu-reduce: $f not built (scripts/device.sh build)" >&2; exit 2; }
+done
 
 echo "== gpu-reduce: tests =="
 t0=$SECONDS

@@ -256,7 +256,10 @@ int main(int argc, char **argv)
 {
     int count = 0, major = 0;
     if (argc > 2 || (argc == 2 && strcmp(argv[1], "--no-overlap") != 0)) {
-        fprintf(stderr, "usage: test_gpu_reduce_stream [--no-overlap]\n");
+        fprintf(stderr, "test_gpu_reduce_stream: %s '%s'; usage: "
+                        "test_gpu_reduce_stream [--no-overlap]\n",
+                argc > 2 ? "one argument at most, got also" : "unknown argument",
+                argv[argc - 1]);
         return 2;
     }
     check_overlap = argc == 1;
