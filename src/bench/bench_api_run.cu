@@ -18,6 +18,9 @@
  *   completes before the start event (as `cured bench` does), until
  *   --runs and --target-ms are both met (or past 10x --target-ms once 5
  *   are in); the median run.
+ * The jobs take turns, batch by batch and run by run, so that a drift of
+ * the machine over the minutes of a run (the empty kernel's launch moved
+ * from 2.6 to 4.1 us in one) weighs on every job of a size alike.
  */
 #include "bench_api.h"
 #include "bench_device.h"
@@ -191,65 +194,99 @@ static int check(api_ctx *c, int job, bench_api_row *row)
     return 1;
 }
 
-/* Warm: the median over BATCHES batches of back-to-back calls. Returns 1,
- * or 0 with the error line set. */
-static int time_warm(api_ctx *c, int job, bench_api_row *row)
+/* One batch of `calls` back-to-back calls of job between the two events:
+ * *us = the time per call. Returns 1, or 0 with the error line set. */
+static int time_batch(api_ctx *c, int job, uint64_t n, int calls, double *us)
 {
-    for (int w = 0; w < 3; w++)
-        if (!launch(c, job, row->n))
-            return 0;
     float ms = 0;
-    int calls = 10;
-    for (int round = 0; round <= BATCHES; round++) {
-        if (!ok(c, cudaEventRecord(c->start, c->stream), "cudaEventRecord"))
+    if (!ok(c, cudaEventRecord(c->start, c->stream), "cudaEventRecord"))
+        return 0;
+    for (int i = 0; i < calls; i++)
+        if (!launch(c, job, n))
             return 0;
-        for (int i = 0; i < calls; i++)
-            if (!launch(c, job, row->n))
-                return 0;
-        if (!ok(c, cudaEventRecord(c->stop, c->stream), "cudaEventRecord") ||
-            !ok(c, cudaEventSynchronize(c->stop), job_names[job]) ||
-            !ok(c, cudaEventElapsedTime(&ms, c->start, c->stop), "cudaEventElapsedTime"))
-            return 0;
-        double per_call = ms * 1e3 / calls;
-        if (round == 0) { /* the probe: size the batches */
-            double want = BATCH_MS * 1e3 / (per_call > 0 ? per_call : 1);
-            calls = want < 5 ? 5 : want > 2000 ? 2000 : (int)want;
-            continue;
-        }
-        c->samples[round - 1] = per_call;
-    }
-    row->calls = calls;
-    bench_summarize(c->samples, BATCHES, &row->us);
+    if (!ok(c, cudaEventRecord(c->stop, c->stream), "cudaEventRecord") ||
+        !ok(c, cudaEventSynchronize(c->stop), job_names[job]) ||
+        !ok(c, cudaEventElapsedTime(&ms, c->start, c->stop), "cudaEventElapsedTime"))
+        return 0;
+    *us = ms * 1e3 / calls;
     return 1;
 }
 
-/* Cold: one call after an L2 flush, until --runs and --target-ms. Returns
- * 1, or 0 with the error line set. */
-static int time_cold(api_ctx *c, int job, bench_api_row *row)
+/* The samples of job j (c->max_samples of them). */
+static double *job_samples(api_ctx *c, int job)
+{
+    return c->samples + (size_t)job * c->max_samples;
+}
+
+/* Warm, every job at n: a probe batch sizes each job's batches (about
+ * BATCH_MS each), then BATCHES rounds, each one batch of every job in a
+ * rotating order, after one untimed call of it (so that a slow drift of
+ * the GPU's clocks or of the launch queue falls on all jobs alike);
+ * row[job].us over its batches. Returns 1, or 0 with the error line set. */
+static int time_warm(api_ctx *c, uint64_t n, bench_api_row *rows)
+{
+    int calls[JOBS];
+    for (int job = 0; job < JOBS; job++) {
+        double us = 0;
+        for (int w = 0; w < 3; w++)
+            if (!launch(c, job, n))
+                return 0;
+        if (!time_batch(c, job, n, 10, &us))
+            return 0;
+        double want = BATCH_MS * 1e3 / (us > 0 ? us : 1);
+        calls[job] = want < 5 ? 5 : want > 2000 ? 2000 : (int)want;
+    }
+    for (int round = 0; round < BATCHES; round++)
+        for (int k = 0; k < JOBS; k++) {
+            int job = (round + k) % JOBS;
+            if (!launch(c, job, n) ||
+                !time_batch(c, job, n, calls[job], &job_samples(c, job)[round]))
+                return 0;
+        }
+    for (int job = 0; job < JOBS; job++) {
+        rows[job].calls = calls[job];
+        bench_summarize(job_samples(c, job), BATCHES, &rows[job].us);
+    }
+    return 1;
+}
+
+/* Cold, every job at n: rounds of one call of every job in a rotating
+ * order, each call after a memset of twice the L2 that completes before
+ * the start event (as `cured bench` does), until every job has --runs and
+ * the rounds took --target-ms a job (or past 10x that once 5 rounds are
+ * in); row[job].us over its runs. Returns 1, or 0 with the error line
+ * set. */
+static int time_cold(api_ctx *c, uint64_t n, bench_api_row *rows)
 {
     const bench_options *o = c->opts;
     int runs = 0;
     double t0 = bench_now_ms();
     while (runs < c->max_samples) {
-        float ms = 0;
-        if (!ok(c, cudaMemsetAsync(c->d_flush, runs & 0xff, c->flush_bytes, c->stream),
-                "L2 flush") ||
-            !ok(c, cudaStreamSynchronize(c->stream), "L2 flush") ||
-            !ok(c, cudaEventRecord(c->start, c->stream), "cudaEventRecord") ||
-            !launch(c, job, row->n) ||
-            !ok(c, cudaEventRecord(c->stop, c->stream), "cudaEventRecord") ||
-            !ok(c, cudaEventSynchronize(c->stop), job_names[job]) ||
-            !ok(c, cudaEventElapsedTime(&ms, c->start, c->stop), "cudaEventElapsedTime"))
-            return 0;
-        c->samples[runs++] = ms * 1e3;
+        for (int k = 0; k < JOBS; k++) {
+            int job = (runs + k) % JOBS;
+            float ms = 0;
+            if (!ok(c, cudaMemsetAsync(c->d_flush, runs & 0xff, c->flush_bytes, c->stream),
+                    "L2 flush") ||
+                !ok(c, cudaStreamSynchronize(c->stream), "L2 flush") ||
+                !ok(c, cudaEventRecord(c->start, c->stream), "cudaEventRecord") ||
+                !launch(c, job, n) ||
+                !ok(c, cudaEventRecord(c->stop, c->stream), "cudaEventRecord") ||
+                !ok(c, cudaEventSynchronize(c->stop), job_names[job]) ||
+                !ok(c, cudaEventElapsedTime(&ms, c->start, c->stop), "cudaEventElapsedTime"))
+                return 0;
+            job_samples(c, job)[runs] = ms * 1e3;
+        }
+        runs++;
         double elapsed = bench_now_ms() - t0;
-        if (runs >= o->min_runs && elapsed >= o->target_ms)
+        if (runs >= o->min_runs && elapsed >= JOBS * o->target_ms)
             break;
-        if (runs >= 5 && elapsed >= o->cap_ms)
+        if (runs >= 5 && elapsed >= JOBS * o->cap_ms)
             break;
     }
-    row->calls = 1;
-    bench_summarize(c->samples, runs, &row->us);
+    for (int job = 0; job < JOBS; job++) {
+        rows[job].calls = 1;
+        bench_summarize(job_samples(c, job), runs, &rows[job].us);
+    }
     return 1;
 }
 
@@ -287,14 +324,13 @@ static int measure_size(api_ctx *c, bench_api_results *r, int log2n)
     for (int job = 0; job < JOBS; job++) {
         rows[0][job] = new_row(job, BENCH_API_WARM, c->dtype, log2n);
         rows[1][job] = new_row(job, BENCH_API_COLD, c->dtype, log2n);
-        if (!check(c, job, &rows[0][job]) || !time_warm(c, job, &rows[0][job]))
+        if (!check(c, job, &rows[0][job]))
             return 0;
         rows[1][job].ulps = rows[0][job].ulps;
         memcpy(rows[1][job].note, rows[0][job].note, sizeof rows[1][job].note);
     }
-    for (int job = 0; job < JOBS; job++)
-        if (!time_cold(c, job, &rows[1][job]))
-            return 0;
+    if (!time_warm(c, n, rows[0]) || !time_cold(c, n, rows[1]))
+        return 0;
     for (int m = 0; m < 2; m++)
         for (int job = 0; job < JOBS; job++)
             if (bench_api_add(r, &rows[m][job]) != 0) {
@@ -351,7 +387,7 @@ static int setup(api_ctx *c, bench_api_results *r)
     c->dependent_launch = prop.major >= 9;
     c->flush_bytes = 2 * (size_t)(prop.l2CacheSize > 0 ? prop.l2CacheSize : 1 << 20);
     c->max_samples = c->opts->max_runs > BATCHES ? c->opts->max_runs : BATCHES;
-    c->samples = (double *)malloc((size_t)c->max_samples * sizeof *c->samples);
+    c->samples = (double *)malloc((size_t)JOBS * c->max_samples * sizeof *c->samples);
     if (c->samples == NULL) {
         snprintf(c->err, c->err_size, "out of host memory");
         return 0;
