@@ -8,7 +8,8 @@
  * Everything a call needs from the device is read once, in
  * cured_reducer_create: a call checks its arguments in C, checks a pointer
  * with cudaPointerGetAttributes only when it differs from the last one that
- * passed, picks the kernel, grid and cluster from tables, and launches
+ * passed, picks the kernel (without a main loop where one trip of every
+ * thread covers n), grid and cluster from tables, and launches
  * through cudaLaunchKernelEx (on sm_90 as a programmatic dependent launch,
  * and in a cluster where the shape has one). No allocation, no memset, no
  * synchronisation: capturable in a graph.
@@ -62,8 +63,9 @@ static unsigned cluster_max(int device)
         return 0;
     }
     static const cured_dtype floats[] = {CURED_F16, CURED_BF16, CURED_F32, CURED_F64};
-    for (int i = 0; i < 4; i++) {
-        const void *f = cured_reduce_function(CURED_OP_SUM, floats[i], CURED_VARIANT_EXACT);
+    for (int i = 0; i < 8; i++) {
+        const void *f = cured_reduce_function(CURED_OP_SUM, floats[i / 2],
+                                              CURED_VARIANT_EXACT, i % 2);
         if (cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) !=
             cudaSuccess) {
             cudaGetLastError();
@@ -109,7 +111,7 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
         for (int d = 0; d < CURED_DTYPE_COUNT; d++)
             for (int v = 0; v < CURED_VARIANT_COUNT; v++) {
                 const void *f = cured_reduce_function((cured_op)op, (cured_dtype)d,
-                                                      (cured_reduce_variant)v);
+                                                      (cured_reduce_variant)v, 0);
                 int blocks = 0;
                 if (f != NULL &&
                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -191,7 +193,10 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
     } else {
         cured_reducer_shape(r, op, dtype, n, &s);
     }
-    const void *f = cured_reduce_function(op, dtype, s.variant);
+    /* the kernel without a main loop where one trip covers n: the same
+     * bits, less code to fetch on a cold start */
+    const void *f = cured_reduce_function(op, dtype, s.variant,
+                                          cured_reduce_one_trip(dtype, n, s.grid, s.block));
     if (f == NULL)
         return CURED_ERROR_UNSUPPORTED_OP;
     /* The pointer check, skipped for the pointers the last call passed. */

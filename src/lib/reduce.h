@@ -5,7 +5,7 @@
  * defines: cured_reduce_shape, cured_reduce_check_args,
  *          cured_reduce_default_grid, cured_reduce_in_clusters,
  *          cured_reduce_default_shape,
- *          cured_reduce_check_shape,
+ *          cured_reduce_check_shape, cured_reduce_one_trip,
  *          cured_reduce_elem_align, cured_reduce_shaped,
  *          cured_reduce_flagged, cured_reducer_shape,
  *          cured_reduce_cpu_record, cured_is_device_pointer,
@@ -80,6 +80,13 @@ void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
  * dividing the grid. Returns CURED_SUCCESS or CURED_ERROR_INVALID_VALUE. */
 cured_status cured_reduce_check_shape(const cured_reduce_shape *shape,
                                       uint64_t n);
+
+/* Whether one trip of every thread of a grid of `grid` blocks of `block`
+ * threads covers n elements of dtype (n * size <= CURED_REDUCE_TRIP_BYTES
+ * per thread), so that the kernel without a main loop may run
+ * (cured_reduce_function's one_trip). 0 for an unknown dtype. Can't
+ * fail. */
+int cured_reduce_one_trip(cured_dtype dtype, uint64_t n, unsigned grid, int block);
 
 /* cured_reduce with a given shape (NULL: the default) and variant. The
  * plain variant exists for float sums only (else

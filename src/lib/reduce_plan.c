@@ -5,7 +5,7 @@
  *          cured_reduce_workspace_bytes, cured_reduce_check_args,
  *          cured_reduce_elem_align, cured_reduce_default_grid,
  *          cured_reduce_in_clusters, cured_reduce_default_shape,
- *          cured_reduce_check_shape
+ *          cured_reduce_check_shape, cured_reduce_one_trip
  *
  * Shared by the GPU launcher (reduce.cu), the CPU path (reduce_cpu.c) and
  * the build without CUDA, so all three refuse the same arguments the same
@@ -139,7 +139,7 @@ unsigned cured_reduce_default_grid(cured_op op, cured_dtype dtype, uint64_t n,
     size_t elem = cured_dtype_size(dtype);
     if (elem == 0)
         elem = 4;
-    uint64_t per_block = (uint64_t)block * (64 / elem);
+    uint64_t per_block = (uint64_t)block * (CURED_REDUCE_TRIP_BYTES / elem);
     uint64_t g = (n + per_block - 1) / per_block;
     if (g > resident)
         g = resident;
@@ -195,4 +195,13 @@ cured_status cured_reduce_check_shape(const cured_reduce_shape *shape,
     if ((unsigned)shape->variant >= CURED_VARIANT_COUNT)
         return CURED_ERROR_INVALID_VALUE;
     return CURED_SUCCESS;
+}
+
+int cured_reduce_one_trip(cured_dtype dtype, uint64_t n, unsigned grid, int block)
+{
+    size_t elem = cured_dtype_size(dtype);
+    if (elem == 0 || block <= 0)
+        return 0;
+    uint64_t threads = (uint64_t)grid * (uint64_t)block;
+    return n <= threads * (CURED_REDUCE_TRIP_BYTES / elem);
 }

@@ -6,7 +6,8 @@
  *                                grids 1..4096: what an H100, an H200 or a
  *                                small GPU would pick; 12 of them in
  *                                thread-block clusters of 2..16 blocks), d_in misaligned by
- *                                1..7 elements, poisoned outputs, 1000
+ *                                1..7 elements, n around the largest one
+ *                                trip of a grid covers, poisoned outputs, 1000
  *                                repeated calls, bad input -> a status and
  *                                nothing written
  *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
@@ -230,6 +231,35 @@ static void misaligned(void)
                 free_data(&x);
             }
     printf("misaligned: done (%d failures so far)\n", failures);
+}
+
+/* Around the largest n one trip of every thread covers (where the launch
+ * switches between the kernel without a main loop and the general one):
+ * the float sums at that n and a few elements either side, aligned and
+ * not, in one block, several, a cluster and a full GPU's grid. */
+static void one_trip_edge(void)
+{
+    static const cured_reduce_shape edges[] = {
+        {32, 1, CURED_VARIANT_EXACT, 1},    {256, 7, CURED_VARIANT_EXACT, 1},
+        {256, 16, CURED_VARIANT_EXACT, 16}, {256, 528, CURED_VARIANT_EXACT, 1},
+    };
+    uint64_t seed = 7000;
+    for (int t = 0; t < 4; t++) {
+        cured_dtype d = all_types[t];
+        uint64_t per_thread = CURED_REDUCE_TRIP_BYTES / cured_dtype_size(d);
+        for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) {
+            uint64_t limit = (uint64_t)edges[e].grid * edges[e].block * per_thread;
+            const uint64_t ns[] = {limit - 1, limit, limit + 1, limit + per_thread / 4 + 1};
+            for (int i = 0; i < 4; i++)
+                for (size_t off = 0; off < 4; off += 3) {
+                    data x = make_data(d, UNIFORM, ns[i], off, seed++);
+                    uint64_t want = cpu_result(&x, CURED_OP_SUM, 0);
+                    run_one(&x, CURED_OP_SUM, 0, &edges[e], &want, "one-trip edge");
+                    free_data(&x);
+                }
+        }
+    }
+    printf("one-trip edge: done (%d failures so far)\n", failures);
 }
 
 /* 1000 calls back to back, each result kept, all equal to the CPU's. */
@@ -560,6 +590,7 @@ int main(int argc, char **argv)
     } else {
         bad_input();
         misaligned();
+        one_trip_edge();
         repeated();
         sweep();
     }

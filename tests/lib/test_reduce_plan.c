@@ -1,7 +1,7 @@
 /* test_reduce_plan.c - cured_reduce's launch shapes in pure C: which
  * kernels combine in thread-block clusters, the default shape (grid and
- * cluster) for an H200-like GPU with and without clusters, and the checks
- * on a forced shape's cluster.
+ * cluster) for an H200-like GPU with and without clusters, the checks
+ * on a forced shape's cluster, and where one trip covers n.
  *
  * CPU only: the functions read nothing but their arguments.
  */
@@ -145,6 +145,35 @@ static void test_check_shape_cluster(void **state)
     }
 }
 
+/* One trip covers n up to 64 bytes a thread of the grid, and not one
+ * element more; the default grid is one trip a thread up to the resident
+ * blocks (and uncapped below 4 MiB), so the default shape takes the
+ * one-trip kernel for every n = 2^k below 4 MiB on an H200, and the
+ * general one at 1 GiB. */
+static void test_one_trip(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        uint64_t per_thread = 64 / cured_dtype_size(floats[i]);
+        assert_true(cured_reduce_one_trip(floats[i], 0, 1, 32));
+        assert_true(cured_reduce_one_trip(floats[i], 32 * per_thread, 1, 32));
+        assert_false(cured_reduce_one_trip(floats[i], 32 * per_thread + 1, 1, 32));
+        assert_true(cured_reduce_one_trip(floats[i], 7 * 256 * per_thread, 7, 256));
+        assert_false(cured_reduce_one_trip(floats[i], 7 * 256 * per_thread + 1, 7, 256));
+        /* 4096 blocks of 1024 threads: the products do not wrap */
+        assert_true(cured_reduce_one_trip(floats[i], (uint64_t)4096 * 1024 * per_thread,
+                                          4096, 1024));
+        for (uint64_t n = 1; n * cured_dtype_size(floats[i]) < ((uint64_t)4 << 20); n *= 2) {
+            cured_reduce_shape s = shape_of(CURED_OP_SUM, floats[i], n, 16);
+            assert_true(cured_reduce_one_trip(floats[i], n, s.grid, s.block));
+        }
+        uint64_t big = ((uint64_t)1 << 30) / cured_dtype_size(floats[i]);
+        cured_reduce_shape s = shape_of(CURED_OP_SUM, floats[i], big, 16);
+        assert_false(cured_reduce_one_trip(floats[i], big, s.grid, s.block));
+    }
+    assert_false(cured_reduce_one_trip((cured_dtype)CURED_DTYPE_COUNT, 1, 1, 32));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_cluster_limits),
         cmocka_unit_test(test_other_kernels_without_clusters),
         cmocka_unit_test(test_check_shape_cluster),
+        cmocka_unit_test(test_one_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,7 +34,7 @@
 // ----------------------------------------------------------------------------
 // Exact float sums
 
-template <typename Acc, unsigned ELEM, int F, int NDIG>
+template <typename Acc, unsigned ELEM, int F, int NDIG, bool ONE_TRIP>
 __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
 {
     __shared__ exact_block_state<NDIG> s;
@@ -42,17 +42,17 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
     grid_dependency_begin();
     Acc acc;
     acc.init(s.digits);
-    rl_visit_array<ELEM>(a.in, a.n, acc);
+    rl_visit_array<ELEM, Acc, ONE_TRIP>(a.in, a.n, acc);
     acc.finish();
     exact_block_sum<NDIG>(s, acc.warp_total(), acc.base(), acc.special);
     exact_grid_finish<NDIG>(s, (xacc_family)F, a);
 }
 
-template <typename Acc, unsigned ELEM, int F, int NDIG>
+template <typename Acc, unsigned ELEM, int F, int NDIG, bool ONE_TRIP>
 __global__ void __launch_bounds__(1024, 1)
 exact_sum_kernel(cured_reduce_kernel_args a)
 {
-    exact_sum_body<Acc, ELEM, F, NDIG>(a);
+    exact_sum_body<Acc, ELEM, F, NDIG, ONE_TRIP>(a);
 }
 
 // ----------------------------------------------------------------------------
@@ -370,22 +370,35 @@ minmax_kernel(cured_reduce_kernel_args a)
 // ----------------------------------------------------------------------------
 // The host's table
 
-static const void *exact_sum_function(cured_dtype dtype)
+/* The exact float sums: the general kernel, or the one-trip one (no main
+ * loop: a third of the code or less, which a cold call fetches). */
+template <bool ONE_TRIP>
+static const void *exact_float_function(cured_dtype dtype)
 {
     switch (dtype) {
     case CURED_F32:
-        return (const void *)exact_sum_kernel<narrow_acc<false>, 4, XACC_F32, XACC_NDIG_F32>;
+        return (const void *)
+            exact_sum_kernel<narrow_acc<false>, 4, XACC_F32, XACC_NDIG_F32, ONE_TRIP>;
     case CURED_BF16:
-        return (const void *)exact_sum_kernel<narrow_acc<true>, 2, XACC_F32, XACC_NDIG_F32>;
+        return (const void *)
+            exact_sum_kernel<narrow_acc<true>, 2, XACC_F32, XACC_NDIG_F32, ONE_TRIP>;
     case CURED_F16:
-        return (const void *)exact_sum_kernel<half_acc, 2, XACC_F16, XACC_NDIG_F16>;
+        return (const void *)exact_sum_kernel<half_acc, 2, XACC_F16, XACC_NDIG_F16, ONE_TRIP>;
     case CURED_F64:
-        return (const void *)exact_sum_kernel<wide_acc, 8, XACC_F64, XACC_NDIG_MAX>;
+        return (const void *)exact_sum_kernel<wide_acc, 8, XACC_F64, XACC_NDIG_MAX, ONE_TRIP>;
+    default: return NULL;
+    }
+}
+
+static const void *exact_sum_function(cured_dtype dtype, int one_trip)
+{
+    switch (dtype) {
     case CURED_I32: return (const void *)int_sum_kernel<4, true>;
     case CURED_U32: return (const void *)int_sum_kernel<4, false>;
     case CURED_I64: return (const void *)int_sum_kernel<8, true>;
     case CURED_U64: return (const void *)int_sum_kernel<8, false>;
-    default: return NULL;
+    default:
+        return one_trip ? exact_float_function<true>(dtype) : exact_float_function<false>(dtype);
     }
 }
 
@@ -416,10 +429,10 @@ static const void *minmax_function(cured_dtype dtype)
 }
 
 extern "C" const void *cured_reduce_function(cured_op op, cured_dtype dtype,
-                                             cured_reduce_variant variant)
+                                             cured_reduce_variant variant, int one_trip)
 {
     if (op == CURED_OP_SUM)
-        return variant == CURED_VARIANT_EXACT ? exact_sum_function(dtype)
+        return variant == CURED_VARIANT_EXACT ? exact_sum_function(dtype, one_trip)
                : variant == CURED_VARIANT_PLAIN ? plain_sum_function(dtype)
                                                 : NULL;
     if ((unsigned)op < CURED_OP_COUNT && variant == CURED_VARIANT_EXACT)

@@ -4,6 +4,7 @@
  * defines: cured_reduce_variant, CURED_REDUCE_STATE_BYTES,
  *          CURED_REDUCE_PARTIAL_BYTES, CURED_REDUCE_MAX_BLOCKS,
  *          CURED_REDUCE_BLOCK_ELEMS_MAX, CURED_REDUCE_CLUSTER_MAX,
+ *          CURED_REDUCE_TRIP_BYTES,
  *          cured_reduce_kernel_args,
  *          cured_reduce_function
  *
@@ -49,6 +50,9 @@ typedef enum cured_reduce_variant {
  * blocks only beyond CURED_REDUCE_MAX_N. */
 #define CURED_REDUCE_BLOCK_ELEMS_MAX ((uint64_t)1 << 30)
 
+/* Bytes a thread loads per trip of its loop (four 16-byte vectors). */
+#define CURED_REDUCE_TRIP_BYTES 64
+
 /* The kernels' one parameter, passed by value: everything a launch needs. */
 typedef struct cured_reduce_kernel_args {
     const void *in;
@@ -64,10 +68,15 @@ typedef struct cured_reduce_kernel_args {
  * 32 .. 1024 threads (a multiple of 32), any grid from 1 to
  * CURED_REDUCE_MAX_BLOCKS, no dynamic shared memory; on sm_90 and later
  * optionally in clusters of up to CURED_REDUCE_CLUSTER_MAX blocks (the
- * grid a multiple of the cluster). NULL when there is no
- * such kernel (plain for a non-sum or an integer sum). */
+ * grid a multiple of the cluster). one_trip != 0 asks for the kernel
+ * without a main loop, which is correct only when
+ * n * element size <= CURED_REDUCE_TRIP_BYTES * grid * block (every
+ * thread's data in one trip; cured_reduce_one_trip): the exact float sums
+ * have one (a smaller kernel, faster on a cold start), the others return
+ * their one kernel. NULL when there is no such kernel (plain for a non-sum
+ * or an integer sum). */
 const void *cured_reduce_function(cured_op op, cured_dtype dtype,
-                                  cured_reduce_variant variant);
+                                  cured_reduce_variant variant, int one_trip);
 
 #ifdef __cplusplus
 }

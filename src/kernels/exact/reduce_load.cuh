@@ -14,8 +14,10 @@
 
 #include <stdint.h>
 
+#include "reduce_kernels.h"
+
 /* Wide loads per trip. */
-#define RL_VECS 4
+#define RL_VECS (CURED_REDUCE_TRIP_BYTES / 16)
 
 
 /* One trip's data for one lane: RL_VECS vectors of 16 bytes (invalid ones
@@ -53,8 +55,11 @@ struct rl_trip {
  *                                         by all lanes of warp 0 of block 0
  * Thread rank r of R = gridDim.x * blockDim.x; blockDim.x a multiple of 32;
  * at most 2^30 elements per block (so a thread's trips fit 32 bits).
- * Every element is given to exactly one call. Can't fail. */
-template <unsigned ELEM, typename Acc>
+ * ONE_TRIP: the caller guarantees n * ELEM <= CURED_REDUCE_TRIP_BYTES * R (every
+ * vector lies in the first RL_VECS R, which the last, partial trip covers),
+ * and the main loop is left out of the code. Every element is given to
+ * exactly one call. Can't fail. */
+template <unsigned ELEM, typename Acc, bool ONE_TRIP = false>
 __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
 {
     const unsigned W = 16 / ELEM; /* elements per vector */
@@ -76,7 +81,7 @@ __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
      * first keeps 64-bit bookkeeping out of the loop. */
     unsigned long long k_last = r - (threadIdx.x & 31u) + 31u;
     unsigned trips = 0;
-    if (k_last + (RL_VECS - 1) * R < nw) {
+    if (!ONE_TRIP && k_last + (RL_VECS - 1) * R < nw) {
         /* a 32-bit division where the numerator fits (n < 2^34 f32
          * elements): the 64-bit one is a long software routine */
         unsigned long long num = nw - k_last - (RL_VECS - 1) * R - 1;

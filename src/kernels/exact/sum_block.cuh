@@ -254,47 +254,45 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
     if (cluster > 1 && !exact_cluster_gather<NDIG>(s, d, special))
         return;
     unsigned leaders = gridDim.x / cluster; /* blocks that go on */
-    if (leaders == 1) {
-        warp_normal<NDIG> n = warp_normalize<NDIG>(d);
-        exact_write<NDIG>(f, n, special, a);
-        return;
-    }
     char *ws = (char *)a.workspace;
     unsigned *counter = (unsigned *)(ws + EXACT_WS_COUNTER);
     unsigned *gspecial = (unsigned *)(ws + EXACT_WS_SPECIAL);
     unsigned long long *gd = (unsigned long long *)(ws + EXACT_WS_DIGITS);
+    if (leaders > 1) {
 #pragma unroll
-    for (int i = 0; i < PER; i++) {
-        int D = (int)lane + 32 * i;
-        if (D < NDIG && d[i] != 0)
-            atomicAdd(gd + D, (unsigned long long)d[i]);
-    }
-    if (lane == 0 && special)
-        atomicOr(gspecial, special);
-    __threadfence(); /* each lane's adds, before the ticket */
-    __syncwarp();
-    unsigned last = 0;
-    if (lane == 0)
-        last = atomicAdd(counter, 1u) == leaders - 1;
-    if (!__shfl_sync(FULL_WARP, last, 0))
-        return;
-
-    /* The last block: every block's adds are done and fenced. Sums of at
-     * most 4096 digits below 2^37: below 2^49. */
-    __threadfence();
-#pragma unroll
-    for (int i = 0; i < PER; i++) {
-        int D = (int)lane + 32 * i;
-        d[i] = 0;
-        if (D < NDIG) {
-            d[i] = (int64_t)__ldcg(gd + D);
-            gd[D] = 0; /* re-armed for the next call */
+        for (int i = 0; i < PER; i++) {
+            int D = (int)lane + 32 * i;
+            if (D < NDIG && d[i] != 0)
+                atomicAdd(gd + D, (unsigned long long)d[i]);
         }
+        if (lane == 0 && special)
+            atomicOr(gspecial, special);
+        __threadfence(); /* each lane's adds, before the ticket */
+        __syncwarp();
+        unsigned last = 0;
+        if (lane == 0)
+            last = atomicAdd(counter, 1u) == leaders - 1;
+        if (!__shfl_sync(FULL_WARP, last, 0))
+            return;
+
+        /* The last block: every block's adds are done and fenced. Sums of
+         * at most 4096 digits below 2^37: below 2^49. */
+        __threadfence();
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            int D = (int)lane + 32 * i;
+            d[i] = 0;
+            if (D < NDIG) {
+                d[i] = (int64_t)__ldcg(gd + D);
+                gd[D] = 0; /* re-armed for the next call */
+            }
+        }
+        special = __ldcg(gspecial);
     }
-    special = __ldcg(gspecial);
+    /* one block or cluster: its own digits; else the last block's read */
     warp_normal<NDIG> n = warp_normalize<NDIG>(d);
     exact_write<NDIG>(f, n, special, a);
-    if (lane == 0) {
+    if (leaders > 1 && lane == 0) {
         *gspecial = 0;
         *counter = 0; /* re-armed for the next call */
     }

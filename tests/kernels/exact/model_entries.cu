@@ -2,8 +2,9 @@
  * entries with flat parameters, so that `cured model --ptx` can launch them
  * on the CPU (its --arg takes buffers and scalars, not a struct).
  *
- * defines: exact_f32, exact_bf16, exact_f16, exact_f64, argmin_f32,
- *          argmax_f16, sum_i32
+ * defines: exact_f32, exact_bf16, exact_f16, exact_f64 (and their
+ *          _one_trip kernels, for n within one trip of the grid),
+ *          argmin_f32, argmax_f16, sum_i32
  *
  * Every entry: (in, out, n, workspace, flags, offset): the kernel reduces
  * n elements starting `offset` bytes into `in` (a misaligned start), with
@@ -40,25 +41,49 @@ __device__ static cured_reduce_kernel_args args(const void *in, void *out,
 
 ENTRY(exact_f32)
 {
-    exact_sum_body<narrow_acc<false>, 4, XACC_F32, XACC_NDIG_F32>(
+    exact_sum_body<narrow_acc<false>, 4, XACC_F32, XACC_NDIG_F32, false>(
+        args(in, out, n, ws, flags, offset, CURED_OP_SUM));
+}
+
+ENTRY(exact_f32_one_trip)
+{
+    exact_sum_body<narrow_acc<false>, 4, XACC_F32, XACC_NDIG_F32, true>(
         args(in, out, n, ws, flags, offset, CURED_OP_SUM));
 }
 
 ENTRY(exact_bf16)
 {
-    exact_sum_body<narrow_acc<true>, 2, XACC_F32, XACC_NDIG_F32>(
+    exact_sum_body<narrow_acc<true>, 2, XACC_F32, XACC_NDIG_F32, false>(
+        args(in, out, n, ws, flags, offset, CURED_OP_SUM));
+}
+
+ENTRY(exact_bf16_one_trip)
+{
+    exact_sum_body<narrow_acc<true>, 2, XACC_F32, XACC_NDIG_F32, true>(
         args(in, out, n, ws, flags, offset, CURED_OP_SUM));
 }
 
 ENTRY(exact_f16)
 {
-    exact_sum_body<half_acc, 2, XACC_F16, XACC_NDIG_F16>(
+    exact_sum_body<half_acc, 2, XACC_F16, XACC_NDIG_F16, false>(
+        args(in, out, n, ws, flags, offset, CURED_OP_SUM));
+}
+
+ENTRY(exact_f16_one_trip)
+{
+    exact_sum_body<half_acc, 2, XACC_F16, XACC_NDIG_F16, true>(
         args(in, out, n, ws, flags, offset, CURED_OP_SUM));
 }
 
 ENTRY(exact_f64)
 {
-    exact_sum_body<wide_acc, 8, XACC_F64, XACC_NDIG_MAX>(
+    exact_sum_body<wide_acc, 8, XACC_F64, XACC_NDIG_MAX, false>(
+        args(in, out, n, ws, flags, offset, CURED_OP_SUM));
+}
+
+ENTRY(exact_f64_one_trip)
+{
+    exact_sum_body<wide_acc, 8, XACC_F64, XACC_NDIG_MAX, true>(
         args(in, out, n, ws, flags, offset, CURED_OP_SUM));
 }
 

@@ -7,8 +7,10 @@ CPU, give the CPU path's bits.
 For each case: writes an input (a data kind below, seeded), launches one
 entry of model_entries.ptx in `cured model` with a given grid and block
 (forced, as the GPU tests force them: one block of 32 threads with many
-trips per thread, several blocks, 4096 blocks), the input misaligned by a
-few elements or not, the F64 flag or not, and compares the result's bits
+trips per thread, several blocks, 4096 blocks; the entries named
+_one_trip, which have no main loop, at n up to one trip of every thread,
+the last vector of the grid included), the input misaligned by a few
+elements or not, the F64 flag or not, and compares the result's bits
 with `cured sum --device cpu` on the same elements, whose exactness CI
 checks against an independent reference (tests/lib/test_reduce_cpu.c). It
 also checks that the model found nothing (no out-of-bounds access, race or
@@ -138,6 +140,20 @@ exact_f64 f64 edge64 50003 1 32
 exact_f64 f64 top 1048577 1 32
 exact_f64 f64 rem1 1048577 1 32
 exact_f64 f64 rem2 1048577 1 32
+exact_f32_one_trip f32 std 0 1 32
+exact_f32_one_trip f32 std 3 1 32 0 1
+exact_f32_one_trip f32 std 512 1 32
+exact_f32_one_trip f32 std 512 1 32 0 3
+exact_f32_one_trip f32 spread48 2048 2 64
+exact_f32_one_trip f32 special 1000 1 64
+exact_f32_one_trip f32 cancel 28672 7 256
+exact_bf16_one_trip bf16 spread48 2048 1 64
+exact_bf16_one_trip bf16 std 2048 1 64 0 5
+exact_f16_one_trip f16 special 1024 1 32
+exact_f16_one_trip f16 std 1000 1 32 0 3
+exact_f64_one_trip f64 wide 2048 2 128
+exact_f64_one_trip f64 std 256 1 32 0 1
+exact_f64_one_trip f64 cancel 512 2 32
 exact_f64 f64 huge 262145 1 32
 argmin_f32 f32 wide 100003 7 256 0 3
 argmax_f16 f16 std 100003 7 256 0 5
@@ -337,7 +353,7 @@ def check_cluster_path(args):
             return f"the entries' PTX has no '{word}': not the library's cluster path"
     p = subprocess.run([args.cured, "model", "--ptx", args.ptx, "--entry", "exact_sum_kernel"],
                        capture_output=True, text=True)
-    if "names 4 kernel entries" not in p.stderr or "cannot run in the model" in p.stderr:
+    if "names 8 kernel entries" not in p.stderr or "cannot run in the model" in p.stderr:
         return f"cured model's list of the exact-sum kernels: {p.stderr.strip()[-600:]}"
     return None
 
