@@ -48,7 +48,8 @@ size_t cured_reduce_elem_align(cured_dtype dtype);
  * `resident` blocks fill the GPU's `sms` multiprocessors: one trip of four
  * 16-byte loads per thread while that is fewer blocks than resident, else
  * resident; capped at a measured number of blocks per SM for the sizes and
- * kernels where fewer blocks are faster (reduce_plan.c); never below
+ * kernels where fewer blocks are faster (reduce_plan.c: f64 sums at 16 MiB,
+ * integer sums at 4 .. 64 MiB); never below
  * ceil(n / CURED_REDUCE_BLOCK_ELEMS_MAX) nor above
  * CURED_REDUCE_MAX_BLOCKS; at least 1. A function of its arguments only,
  * so a result never depends on anything else (and an exact sum not even

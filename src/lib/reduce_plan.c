@@ -112,20 +112,25 @@ cured_status cured_reduce_check_args(cured_op op, cured_dtype dtype,
  * L2 (50 MiB on the H200) a kernel's fixed cost per thread (an exact
  * sum's window set-up, flush and warp sum; little for an integer sum)
  * weighs against the loads in flight; the figures and the sweep that
- * made them: docs/results.md, "Launch shapes". */
+ * made them: docs/results.md, "Launch shapes". The exact f32, f16 and
+ * bf16 sums have no cap since their one-trip kernel (a full GPU's grid
+ * covers 8.25 MiB in one trip, without the main loop): it measured 5 to
+ * 10 % faster than the capped grids at 4 and 8 MiB. f64 keeps its cap
+ * at 16 MiB only (two blocks an SM: the full grid measured 6 % slower
+ * there; 3 to 5 % faster at 4 and 8 MiB): docs/results.md, "fifth
+ * round". */
 enum { CAP_FIRST_LOG2 = 22, CAP_SIZES = 5 };
-static const unsigned char cap_f32[CAP_SIZES] = {1, 0, 0, 0, 0};
-static const unsigned char cap_f64[CAP_SIZES] = {1, 2, 2, 0, 0};
-static const unsigned char cap_f16[CAP_SIZES] = {0, 2, 0, 0, 0};
+static const unsigned char cap_f64[CAP_SIZES] = {0, 0, 2, 0, 0};
 static const unsigned char cap_int[CAP_SIZES] = {1, 1, 1, 1, 2};
 
 static unsigned blocks_per_sm_cap(cured_op op, cured_dtype dtype, uint64_t bytes)
 {
     const unsigned char *cap = NULL;
-    if (op == CURED_OP_SUM)
-        cap = dtype == CURED_F32 ? cap_f32 : dtype == CURED_F64 ? cap_f64
-              : dtype == CURED_F16 ? cap_f16
-              : dtype == CURED_BF16 ? NULL : cap_int;
+    if (op == CURED_OP_SUM && dtype == CURED_F64)
+        cap = cap_f64;
+    else if (op == CURED_OP_SUM && dtype != CURED_F32 && dtype != CURED_F16 &&
+             dtype != CURED_BF16)
+        cap = cap_int;
     int log2 = 0;
     while (log2 < 63 && bytes >> (log2 + 1))
         log2++;
