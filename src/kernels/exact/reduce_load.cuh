@@ -19,7 +19,6 @@
 /* Wide loads per trip. */
 #define RL_VECS (CURED_REDUCE_TRIP_BYTES / 16)
 
-
 /* One trip's data for one lane: RL_VECS vectors of 16 bytes (invalid ones
  * are zeros), which of them hold data (bit j of valid), and where they came
  * from: vector j is p[j R], which is body[k + j R] with k = p - body, and
@@ -55,10 +54,10 @@ struct rl_trip {
  *                                         by all lanes of warp 0 of block 0
  * Thread rank r of R = gridDim.x * blockDim.x; blockDim.x a multiple of 32;
  * at most 2^30 elements per block (so a thread's trips fit 32 bits).
- * ONE_TRIP: the caller guarantees n * ELEM <= CURED_REDUCE_TRIP_BYTES * R (every
- * vector lies in the first RL_VECS R, which the last, partial trip covers),
- * and the main loop is left out of the code. Every element is given to
- * exactly one call. Can't fail. */
+ * ONE_TRIP: the caller guarantees n * ELEM <= CURED_REDUCE_TRIP_BYTES * R
+ * (every vector lies in the first RL_VECS R, which the last, partial trip
+ * covers), and the main loop is left out of the code. Every element is
+ * given to exactly one call. Can't fail. */
 template <unsigned ELEM, typename Acc, bool ONE_TRIP = false>
 __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
 {
