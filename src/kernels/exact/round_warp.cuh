@@ -158,15 +158,16 @@ __device__ inline warp_normal<NDIG> warp_normalize(int64_t (&d)[warp_digit_count
     return r;
 }
 
-/* Word k of x (warp-uniform k; 0 outside [0, 32 PER)), in every lane. */
+/* Word k of x (warp-uniform k; 0 outside [0, 32 PER)), in every lane.
+ * The register is picked with masks, not x[k >> 5] or a chain of ifs
+ * (which ptxas turned back into an indexed load, x in local memory). */
 template <int PER>
 __device__ inline unsigned warp_word(const unsigned (&x)[PER], int k)
 {
     unsigned v = x[0];
 #pragma unroll
     for (int i = 1; i < PER; i++)
-        if (k >> 5 == i)
-            v = x[i];
+        v ^= (x[i] ^ v) & (0u - (unsigned)(k >> 5 == i));
     v = __shfl_sync(FULL_WARP, v, k & 31);
     return k >= 0 && k < 32 * PER ? v : 0u;
 }
