@@ -9,7 +9,7 @@
 #
 #   --flags   added to B's CMAKE_CUDA_FLAGS (a -D switch, e.g.
 #             "-DCURED_REDUCE_DEPENDENT_LAUNCH=0")
-#   --patch   a diff (git diff main..BRANCH > exp/x.patch; carry exp) that
+#   --patch   a diff (git diff main...BRANCH > exp/x.patch; carry exp) that
 #             B's copy of the tree takes with `patch -p1`
 #   --rounds  alternations (default 2: A B A B)
 #   after --  `cured bench --api` arguments (default: --dtype f32,f64
