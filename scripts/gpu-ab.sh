@@ -46,10 +46,18 @@ b_dir="${AB_DIR:-/tmp/cured-ab}"
 mkdir -p "$out"
 t0=$SECONDS
 
+# build NAME SOURCE BINARY [CUDA FLAGS]: configures and builds cured in
+# BINARY from SOURCE, the log in $out/build-NAME.log; exits 1 on failure.
+build() {
+  local log="$out/build-$1.log"
+  cmake -S "$2" -B "$3" -DCMAKE_BUILD_TYPE=Release -DCURED_UNIT_TESTS=OFF \
+    ${4:+"-DCMAKE_CUDA_FLAGS=$4"} > "$log" 2>&1 &&
+    cmake --build "$3" -j"$(nproc)" --target cured_cli >> "$log" 2>&1 ||
+    { tail -20 "$log"; echo "gpu-ab: build $1 failed ($log)" >&2; exit 1; }
+}
+
 # A: the tree as it is
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCURED_UNIT_TESTS=OFF > "$out/build-a.log" 2>&1 &&
-  cmake --build build -j"$(nproc)" --target cured_cli >> "$out/build-a.log" 2>&1 ||
-  { tail -20 "$out/build-a.log"; echo "gpu-ab: build A failed ($out/build-a.log)" >&2; exit 1; }
+build a . build
 
 # B: a copy of the tree, patched, with the flags
 rm -rf "$b_dir" && mkdir -p "$b_dir" &&
@@ -59,10 +67,7 @@ if [ -n "$patch" ]; then
   patch -d "$b_dir" -p1 < "$patch" > "$out/patch.log" 2>&1 ||
     { cat "$out/patch.log"; echo "gpu-ab: the patch does not apply" >&2; exit 1; }
 fi
-cmake -S "$b_dir" -B "$b_dir/build" -DCMAKE_BUILD_TYPE=Release -DCURED_UNIT_TESTS=OFF \
-  ${flags:+"-DCMAKE_CUDA_FLAGS=$flags"} > "$out/build-b.log" 2>&1 &&
-  cmake --build "$b_dir/build" -j"$(nproc)" --target cured_cli >> "$out/build-b.log" 2>&1 ||
-  { tail -20 "$out/build-b.log"; echo "gpu-ab: build B failed ($out/build-b.log)" >&2; exit 1; }
+build b "$b_dir" "$b_dir/build" "$flags"
 echo "gpu-ab: builds done in $((SECONDS - t0)) s"
 
 status=0

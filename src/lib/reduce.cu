@@ -63,15 +63,16 @@ static unsigned cluster_max(int device)
         return 0;
     }
     static const cured_dtype floats[] = {CURED_F16, CURED_BF16, CURED_F32, CURED_F64};
-    for (int i = 0; i < 8; i++) {
-        const void *f = cured_reduce_function(CURED_OP_SUM, floats[i / 2],
-                                              CURED_VARIANT_EXACT, i % 2);
-        if (cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) !=
-            cudaSuccess) {
-            cudaGetLastError();
-            return 8;
+    for (int i = 0; i < 4; i++)
+        for (int one_trip = 0; one_trip <= 1; one_trip++) {
+            const void *f = cured_reduce_function(CURED_OP_SUM, floats[i],
+                                                  CURED_VARIANT_EXACT, one_trip);
+            if (cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) !=
+                cudaSuccess) {
+                cudaGetLastError();
+                return 8;
+            }
         }
-    }
     return CURED_REDUCE_CLUSTER_MAX;
 }
 

@@ -8,8 +8,9 @@
  * Each moves lanes between the warp's current group, its parked lanes and
  * its waits (exec_sched.h says how groups are chosen); a barrier that all
  * its threads reached, and warp-sync waits whose lanes exit, are
- * exec_wait.c's; exit tells exec_cluster.c which lanes left. Calls keep a per-thread stack of return keys and local
- * frame bases; call-site .params are copied lane by lane.
+ * exec_wait.c's; exit tells exec_cluster.c which lanes left. Calls keep a
+ * per-thread stack of return keys and local frame bases; call-site
+ * .params are copied lane by lane.
  */
 #include "exec_sched.h"
 
