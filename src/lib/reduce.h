@@ -47,7 +47,9 @@ size_t cured_reduce_elem_align(cured_dtype dtype);
 /* The default grid for op on n elements of dtype at `block` threads when
  * `resident` blocks fill the GPU's `sms` multiprocessors: one trip of four
  * 16-byte loads per thread while that is fewer blocks than resident, else
- * resident; capped at a measured number of blocks per SM for the sizes and
+ * resident (three times resident for a sum of 2 GiB or more: blocks that
+ * start as others end even out how far apart they finish); capped at a
+ * measured number of blocks per SM for the sizes and
  * kernels where fewer blocks are faster (reduce_plan.c: f64 sums at 16 MiB,
  * integer sums at 4 .. 64 MiB); never below
  * ceil(n / CURED_REDUCE_BLOCK_ELEMS_MAX) nor above

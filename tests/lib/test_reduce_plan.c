@@ -145,6 +145,35 @@ static void test_check_shape_cluster(void **state)
     }
 }
 
+/* A sum takes three times the resident blocks from 2 GiB of input (one
+ * element less: resident), any dtype, exact or integer; min and max keep
+ * resident blocks. */
+static void test_three_waves_from_2_gib(void **state)
+{
+    (void)state;
+    static const cured_dtype sums[] = {CURED_F32, CURED_F64, CURED_F16, CURED_BF16,
+                                       CURED_I32, CURED_U64};
+    for (size_t i = 0; i < sizeof sums / sizeof *sums; i++) {
+        uint64_t from = ((uint64_t)2 << 30) / cured_dtype_size(sums[i]);
+        assert_int_equal(cured_reduce_default_grid(CURED_OP_SUM, sums[i], from - 1,
+                                                   CURED_REDUCE_BLOCK, RESIDENT, SMS),
+                         RESIDENT);
+        assert_int_equal(cured_reduce_default_grid(CURED_OP_SUM, sums[i], from,
+                                                   CURED_REDUCE_BLOCK, RESIDENT, SMS),
+                         3 * RESIDENT);
+        assert_int_equal(cured_reduce_default_grid(CURED_OP_SUM, sums[i], (uint64_t)1 << 36,
+                                                   CURED_REDUCE_BLOCK, RESIDENT, SMS),
+                         3 * RESIDENT);
+        assert_int_equal(cured_reduce_default_grid(CURED_OP_MAX, sums[i], from,
+                                                   CURED_REDUCE_BLOCK, RESIDENT, SMS),
+                         RESIDENT);
+    }
+    /* never past the most blocks a launch has */
+    assert_int_equal(cured_reduce_default_grid(CURED_OP_SUM, CURED_F32, (uint64_t)1 << 31,
+                                               CURED_REDUCE_BLOCK, 2000, SMS),
+                     CURED_REDUCE_MAX_BLOCKS);
+}
+
 /* One trip covers n up to 64 bytes a thread of the grid, and not one
  * element more; the default grid is one trip a thread up to the resident
  * blocks (and uncapped below 4 MiB), so the default shape takes the
@@ -184,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_other_kernels_without_clusters),
         cmocka_unit_test(test_check_shape_cluster),
         cmocka_unit_test(test_one_trip),
+        cmocka_unit_test(test_three_waves_from_2_gib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
