@@ -142,7 +142,7 @@ static unsigned blocks_per_sm_cap(cured_op op, cured_dtype dtype, uint64_t bytes
  * blocks: the blocks of one resident grid finish up to 2 % apart (clock
  * stamps in the exact kernel at 2^30 f32 elements: the median block ends
  * 16 us before the last), and blocks that start as others end even that
- * out. Measured on the H200 (docs/results.md, "Three waves from 2 GiB"):
+ * out. Measured on the H200 (docs/results.md, "sixth round"):
  * 2 GiB and 4 GiB 0.1 .. 0.7 % faster at three waves; 1 GiB 0.4 .. 0.5 %
  * slower. */
 #define WAVES_FROM_BYTES ((uint64_t)2 << 30)
