@@ -1,35 +1,39 @@
 #!/usr/bin/env bash
 # gpu-ab.sh - an A/B of cured_reduce on one GPU machine in one call: build A
-# (the tree as it is) and B (the same tree with extra CUDA flags, or with a
-# patch applied), then alternate `cured bench --api` between them, and print
-# cured's median per row for A and B beside CUB's and the read kernel's.
+# (the tree as it is) and one or more variants (the same tree with extra
+# CUDA flags, or with a patch applied), then alternate `cured bench --api`
+# between them, and print cured's median per row for A and each variant
+# beside CUB's and the read kernel's.
 #
-#   scripts/gpu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE] [--rounds N]
+#   scripts/gpu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE]... [--rounds N]
 #                     [-- BENCH-API ARGS]
 #
-#   --flags   added to B's CMAKE_CUDA_FLAGS (a -D switch, e.g.
+#   --flags   added to every variant's CMAKE_CUDA_FLAGS (a -D switch, e.g.
 #             "-DCURED_REDUCE_DEPENDENT_LAUNCH=0")
 #   --patch   a diff (git diff main...BRANCH > exp/x.patch; carry exp) that
-#             B's copy of the tree takes with `patch -p1`
-#   --rounds  alternations (default 2: A B A B)
+#             a variant's copy of the tree takes with `patch -p1`; each
+#             --patch is one variant: B, C, D (at most three)
+#   --rounds  alternations (default 2: A B A B, or A B C A B C)
 #   after --  `cured bench --api` arguments (default: --dtype f32,f64
 #             --min-log2 10 --max-log2 30)
 #
-# At least one of --flags and --patch. A builds in build/ (kept between
-# device calls), B in ${AB_DIR:-/tmp/cured-ab}. Logs and the CSVs under
-# ${OUT:-out}/ab/. The table: per dtype, mode and n, cured's median of A's
-# rounds and of B's, A/B (above 1: B faster), CUB's and the read kernel's
-# in A's rounds (they show how much the machine moved). Exits 1 when a
-# build or a bench fails, 2 on bad usage.
+# At least one of --flags and --patch (no patch: one variant B with the
+# flags). A builds in build/ (kept between device calls), variant X in
+# ${AB_DIR:-/tmp/cured-ab}/X. Logs and the CSVs under ${OUT:-out}/ab/. The
+# table: per dtype, mode and n, cured's median of A's rounds and of each
+# variant's, A/X (above 1: X faster), CUB's and the read kernel's in A's
+# rounds (they show how much the machine moved). Exits 1 when a build or a
+# bench fails, 2 on bad usage.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-usage() { sed -n '7,17p' "$0" >&2; exit 2; }
+usage() { sed -n '8,18p' "$0" >&2; exit 2; }
 
-flags="" patch="" rounds=2
+flags="" rounds=2
+patches=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --flags) [ $# -ge 2 ] || usage; flags=$2; shift 2 ;;
-    --patch) [ $# -ge 2 ] || usage; patch=$2; shift 2 ;;
+    --patch) [ $# -ge 2 ] || usage; patches+=("$2"); shift 2 ;;
     --rounds) [ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-ab: unknown argument '$1'" >&2; usage ;;
@@ -37,12 +41,16 @@ while [ $# -gt 0 ]; do
 done
 bench_args=("$@")
 [ ${#bench_args[@]} -eq 0 ] && bench_args=(--dtype f32,f64 --min-log2 10 --max-log2 30)
-[ -n "$flags$patch" ] || { echo "gpu-ab: give --flags or --patch (B must differ from A)" >&2; usage; }
-[ -z "$patch" ] || [ -r "$patch" ] || { echo "gpu-ab: cannot read the patch '$patch'" >&2; exit 2; }
+[ -n "$flags" ] || [ ${#patches[@]} -gt 0 ] ||
+  { echo "gpu-ab: give --flags or --patch (a variant must differ from A)" >&2; usage; }
+[ ${#patches[@]} -le 3 ] || { echo "gpu-ab: at most three --patch variants" >&2; exit 2; }
+for p in "${patches[@]}"; do
+  [ -r "$p" ] || { echo "gpu-ab: cannot read the patch '$p'" >&2; exit 2; }
+done
 case "$rounds" in ''|*[!0-9]*|0) echo "gpu-ab: --rounds takes a positive integer" >&2; exit 2 ;; esac
 
 out="${OUT:-out}/ab"
-b_dir="${AB_DIR:-/tmp/cured-ab}"
+ab_dir="${AB_DIR:-/tmp/cured-ab}"
 mkdir -p "$out"
 t0=$SECONDS
 
@@ -56,46 +64,67 @@ build() {
     { tail -20 "$log"; echo "gpu-ab: build $1 failed ($log)" >&2; exit 1; }
 }
 
-# A: the tree as it is
-build a . build
+# variant NAME [PATCH]: a copy of the tree in $ab_dir/NAME, patched, built
+# with the flags.
+variant() {
+  local dir="$ab_dir/$1"
+  rm -rf "$dir" && mkdir -p "$dir" &&
+    cp -r CMakeLists.txt cmake include src tests scripts examples docs "$dir"/ ||
+    { echo "gpu-ab: cannot copy the tree to $dir" >&2; exit 1; }
+  if [ -n "${2:-}" ]; then
+    patch -d "$dir" -p1 < "$2" > "$out/patch-$1.log" 2>&1 ||
+      { cat "$out/patch-$1.log"; echo "gpu-ab: the patch $2 does not apply" >&2; exit 1; }
+  fi
+  build "$1" "$dir" "$dir/build" "$flags"
+}
 
-# B: a copy of the tree, patched, with the flags
-rm -rf "$b_dir" && mkdir -p "$b_dir" &&
-  cp -r CMakeLists.txt cmake include src tests scripts examples docs "$b_dir"/ ||
-  { echo "gpu-ab: cannot copy the tree to $b_dir" >&2; exit 1; }
-if [ -n "$patch" ]; then
-  patch -d "$b_dir" -p1 < "$patch" > "$out/patch.log" 2>&1 ||
-    { cat "$out/patch.log"; echo "gpu-ab: the patch does not apply" >&2; exit 1; }
+# A: the tree as it is; then the variants, b c d
+build a . build
+names=(a)
+if [ ${#patches[@]} -eq 0 ]; then
+  variant b
+  names+=(b)
+else
+  letters=(b c d)
+  for i in "${!patches[@]}"; do
+    variant "${letters[$i]}" "${patches[$i]}"
+    names+=("${letters[$i]}")
+  done
 fi
-build b "$b_dir" "$b_dir/build" "$flags"
 echo "gpu-ab: builds done in $((SECONDS - t0)) s"
 
 status=0
 for r in $(seq 1 "$rounds"); do
-  for v in a b; do
+  for v in "${names[@]}"; do
     bin=build/cured
-    [ $v = b ] && bin="$b_dir/build/cured"
+    [ "$v" = a ] || bin="$ab_dir/$v/build/cured"
     "$bin" bench --api "${bench_args[@]}" --csv="$out/$v$r.csv" > "$out/$v$r.log" 2>&1 ||
       { status=1; tail -3 "$out/$v$r.log"; echo "gpu-ab: bench $v round $r failed" >&2; }
   done
 done
 echo "gpu-ab: benches done in $((SECONDS - t0)) s"
 
-python3 - "$out" <<'PY'
+python3 - "$out" "${names[@]}" <<'PY'
 import collections, csv, glob, statistics, sys
-out = sys.argv[1]
+out, names = sys.argv[1], sys.argv[2:]
 t = collections.defaultdict(list)
-for f in sorted(glob.glob(out + "/[ab][0-9]*.csv")):
+for f in sorted(glob.glob(out + "/[a-d][0-9]*.csv")):
     v = f.rsplit("/", 1)[1][0]
     for row in csv.DictReader(open(f)):
         if row.get("job") in ("cured", "cub", "read") and row.get("median_us"):
             t[(row["dtype"], row["mode"], int(row["log2n"]), row["job"], v)].append(float(row["median_us"]))
 def med(*k):
     return statistics.median(t[k]) if t[k] else float("nan")
-print(f"{'dtype':5} {'mode':5} {'log2n':>5} {'A us':>9} {'B us':>9} {'A/B':>6} {'CUB':>9} {'read':>9}")
+head = f"{'dtype':5} {'mode':5} {'log2n':>5} {'A us':>9}"
+for v in names[1:]:
+    head += f" {v.upper() + ' us':>9} {'A/' + v.upper():>6}"
+print(head + f" {'CUB':>9} {'read':>9}")
 for dt, m, lg in sorted({k[:3] for k in t}):
-    a, b = med(dt, m, lg, "cured", "a"), med(dt, m, lg, "cured", "b")
-    print(f"{dt:5} {m:5} {lg:5} {a:9.2f} {b:9.2f} {a / b:6.3f} "
-          f"{med(dt, m, lg, 'cub', 'a'):9.2f} {med(dt, m, lg, 'read', 'a'):9.2f}")
+    a = med(dt, m, lg, "cured", "a")
+    line = f"{dt:5} {m:5} {lg:5} {a:9.2f}"
+    for v in names[1:]:
+        x = med(dt, m, lg, "cured", v)
+        line += f" {x:9.2f} {a / x:6.3f}"
+    print(line + f" {med(dt, m, lg, 'cub', 'a'):9.2f} {med(dt, m, lg, 'read', 'a'):9.2f}")
 PY
 exit $status
