@@ -49,9 +49,9 @@ size_t cured_reduce_elem_align(cured_dtype dtype);
  * 16-byte loads per thread while that is fewer blocks than resident, else
  * resident (three times resident for a sum of 2 GiB or more: blocks that
  * start as others end even out how far apart they finish); capped at a
- * measured number of blocks per SM for the sizes and
- * kernels where fewer blocks are faster (reduce_plan.c: f64 sums at 16 MiB,
- * integer sums at 4 .. 64 MiB); never below
+ * measured number of blocks per SM for the sizes and kernels where fewer
+ * blocks are faster (reduce_plan.c: f64 sums at 16 MiB, integer sums at
+ * 4 .. 64 MiB); never below
  * ceil(n / CURED_REDUCE_BLOCK_ELEMS_MAX) nor above
  * CURED_REDUCE_MAX_BLOCKS; at least 1. A function of its arguments only,
  * so a result never depends on anything else (and an exact sum not even

@@ -128,8 +128,7 @@ static unsigned blocks_per_sm_cap(cured_op op, cured_dtype dtype, uint64_t bytes
     const unsigned char *cap = NULL;
     if (op == CURED_OP_SUM && dtype == CURED_F64)
         cap = cap_f64;
-    else if (op == CURED_OP_SUM && dtype != CURED_F32 && dtype != CURED_F16 &&
-             dtype != CURED_BF16)
+    else if (op == CURED_OP_SUM && !is_float(dtype))
         cap = cap_int;
     int log2 = 0;
     while (log2 < 63 && bytes >> (log2 + 1))
