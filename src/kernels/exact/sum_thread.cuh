@@ -2,7 +2,8 @@
  * one thread does with each element it loads.
  *
  * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
- *          pieces and warp sums: shfl_xor_words, warp_sum), narrow_acc (f32, bf16), half_acc (f16),
+ *          pieces and warp sums: warp_sum_words, warp_sum), narrow_acc (f32,
+ *          bf16), half_acc (f16),
  *          wide_acc (f64), plain_acc (the not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
@@ -193,33 +194,47 @@ __device__ inline void sacc_add_u160(int64_t *sacc, const u160 &a, int pos)
     }
 }
 
-/* a as lane (this lane ^ off) holds it, word by word (u128, u160). */
-template <typename T>
-__device__ inline T shfl_xor_words(T a, int off)
+/* The sum over the warp's 32 lanes of a two's complement integer of N
+ * 32-bit words w[0..N-1] (N = 4: a u128, sign-extended to 160 bits; N = 5:
+ * a u160, modulo 2^160), in every lane. No shuffles: the words' 16-bit
+ * chunks (the top one signed) are summed by redux.sync, one instruction
+ * each and independent of one another; a chunk's sum over 32 lanes lies
+ * below 2^21 in magnitude, chunk pairs make 64-bit values below 2^38,
+ * and one carry chain adds them at their word offsets. */
+template <int N>
+__device__ inline u160 warp_sum_words(const unsigned (&w)[N])
 {
-    unsigned w[sizeof(T) / 4];
-    memcpy(w, &a, sizeof a);
+    long long pair[N];
 #pragma unroll
-    for (int i = 0; i < (int)(sizeof(T) / 4); i++)
-        w[i] = __shfl_xor_sync(FULL_WARP, w[i], off);
-    memcpy(&a, w, sizeof a);
-    return a;
+    for (int j = 0; j < N; j++) {
+        unsigned lo = __reduce_add_sync(FULL_WARP, w[j] & 0xffffu);
+        long long hi = j == N - 1 ? (long long)__reduce_add_sync(FULL_WARP, (int)w[j] >> 16)
+                                  : (long long)__reduce_add_sync(FULL_WARP, w[j] >> 16);
+        pair[j] = (long long)lo + hi * 65536;
+    }
+    unsigned r[5];
+    long long c = 0;
+#pragma unroll
+    for (int j = 0; j < 5; j++) {
+        c += j < N ? pair[j] : 0;
+        r[j] = (unsigned)c;
+        c >>= 32; /* arithmetic: the carry, or the sign above the last pair */
+    }
+    return u160{r[0], r[1], r[2], r[3], r[4]};
 }
 
-/* The sum of a (u128 or u160) over the warp's 32 lanes, modulo 2^128 or
- * 2^160, in every lane. */
-template <typename T>
-__device__ inline T warp_sum(T a)
+/* The warp's sum of a u128 (signed), sign-extended to 160 bits. */
+__device__ inline u160 warp_sum(const u128 &a)
 {
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-        T b = shfl_xor_words(a, off);
-        if constexpr (sizeof(T) == sizeof(u128))
-            u128_add(a, b);
-        else
-            u160_add(a, b);
-    }
-    return a;
+    const unsigned w[4] = {a.w0, a.w1, a.w2, a.w3};
+    return warp_sum_words<4>(w);
+}
+
+/* The warp's sum of a u160, modulo 2^160. */
+__device__ inline u160 warp_sum(const u160 &a)
+{
+    const unsigned w[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
+    return warp_sum_words<5>(w);
 }
 
 // ----------------------------------------------------------------------------
@@ -596,7 +611,7 @@ struct narrow_acc {
     /* The warp's sum, in units 2^(base() + EMIN), in every lane: each
      * thread's is below 2^112, the warp's below 2^117, so 128 bits hold it
      * (then sign-extended). */
-    __device__ u160 warp_total() const { return u160_of(warp_sum(acc)); }
+    __device__ u160 warp_total() const { return warp_sum(acc); }
 };
 
 // ----------------------------------------------------------------------------
@@ -681,7 +696,7 @@ struct half_acc {
     /* The warp's sum in every lane: a thread adds at most 2^25 elements
      * below 2^16 (in units 2^-24: 2^41), so the warp's is below 2^71 and
      * 128 bits hold it (then sign-extended). */
-    __device__ u160 warp_total() const { return u160_of(warp_sum(acc)); }
+    __device__ u160 warp_total() const { return warp_sum(acc); }
 };
 
 // ----------------------------------------------------------------------------
