@@ -4,12 +4,13 @@
  *
  * defines: EXACT_WS_*, exact_block_state, exact_block_begin,
  *          exact_block_sum, exact_block_digits, exact_write,
- *          exact_grid_finish
+ *          exact_block_round, exact_grid_finish
  *
  * Each warp sums its lanes' integers and stores the sum as six pieces in
  * its own row of shared memory; warp 0 gathers the rows and the slow
  * paths' superaccumulator into the block's digits. One block rounds and
- * writes the result; in a thread-block cluster the other blocks store
+ * writes the result (in the common case straight from the warps' sums,
+ * without digits: exact_block_round); in a thread-block cluster the other blocks store
  * their digits in the leader's shared memory first; otherwise each block
  * (leader) adds its digits to the workspace's with global atomics and
  * takes a ticket, and the last block reads them, zeroes them (for the next
@@ -39,6 +40,8 @@ struct exact_block_state {
     int64_t digits[NDIG];      /* the superaccumulator (the slow paths') */
     int64_t warp_piece[32][6]; /* each warp's sum, as six pieces */
     int warp_first[32];        /* the digit of each warp's piece 0 */
+    unsigned warp_total[32][5]; /* each warp's sum itself (a u160) */
+    int warp_base[32];         /* its units' exponent q, -1 when zero */
     unsigned special;
     /* a cluster's leader: the other blocks' digits and special bits */
     int64_t cluster_digits[CURED_REDUCE_CLUSTER_MAX - 1][NDIG];
@@ -94,7 +97,9 @@ __device__ void exact_block_begin(exact_block_state<NDIG> &s)
 /* Each warp's exact sum into its row of s: every thread calls it after its
  * accumulator's finish() with that accumulator's (warp_total, base,
  * special); lanes 0..5 store the warp's six pieces (no atomics: a row per
- * warp), the special bits are ORed into s.special. Ends with a barrier. */
+ * warp), in a grid of one block lanes 6..10 also the sum's five words and
+ * lane 0 its base (for exact_block_round), the special bits are ORed into s.special. Ends with
+ * a barrier. */
 template <int NDIG>
 __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
                                 unsigned special)
@@ -105,9 +110,14 @@ __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
     if (lane < 6) {
         int k;
         s.warp_piece[warp][lane] = none ? 0 : u160_piece(w, q, lane, &k);
+    } else if (lane < 11 && gridDim.x == 1) { /* for exact_block_round */
+        unsigned j = lane - 6;
+        s.warp_total[warp][j] = j == 0 ? w.w0 : j == 1 ? w.w1 : j == 2 ? w.w2
+                              : j == 3 ? w.w3 : w.w4;
     }
     if (lane == 0) {
         s.warp_first[warp] = none ? -8 : q >> 5;
+        s.warp_base[warp] = none ? -1 : q;
         if (sp)
             atomicOr(&s.special, sp);
     }
@@ -230,6 +240,51 @@ __device__ bool exact_cluster_gather(exact_block_state<NDIG> &s,
     return true;
 }
 
+/* The short way to one block's result, for the common case: when no
+ * element took a slow path (the superaccumulator is zero, no special
+ * bits) and every warp with a nonzero sum has the same base q, the block's
+ * sum is the plain sum of the warps' 160-bit sums in units 2^q (each below
+ * 2^146 in magnitude, docs/exact.md, so 32 of them below 2^151: no
+ * overflow), summed by redux.sync and rounded once, with no digits, carry
+ * chains or ballots. Writes the result and returns true; returns false,
+ * having written nothing, where the case is not that one (or where the
+ * sharded path wants the exact state). Warp 0 calls it, after
+ * exact_block_sum's barrier, in a grid of one block outside a cluster. */
+template <int NDIG>
+__device__ bool exact_block_round(const exact_block_state<NDIG> &s, xacc_family f,
+                                  const cured_reduce_kernel_args &a)
+{
+    const int PER = warp_digit_count<NDIG>::PER;
+    unsigned lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
+    if (a.flags & SHARD_KERNEL_STATE)
+        return false;
+    int q = lane < warps ? s.warp_base[lane] : -1;
+    bool clean = true;
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        int D = (int)lane + 32 * i;
+        if (D < NDIG && s.digits[D] != 0)
+            clean = false;
+    }
+    int top = __reduce_max_sync(FULL_WARP, q);
+    if (!__all_sync(FULL_WARP, clean && (q < 0 || q == top)) || top < 0 || s.special)
+        return false;
+    unsigned w[5];
+#pragma unroll
+    for (int j = 0; j < 5; j++)
+        w[j] = q >= 0 ? s.warp_total[lane][j] : 0u;
+    u160 sum = warp_sum_words<5>(w);
+    int to_f64 = f == XACC_F64 || (a.flags & CURED_REDUCE_F64);
+    uint64_t bits = u160_round(f, sum, top, to_f64);
+    if (lane == 0) {
+        if (to_f64)
+            *(unsigned long long *)a.out = bits;
+        else
+            *(unsigned *)a.out = (unsigned)bits;
+    }
+    return true;
+}
+
 /* Ends the kernel after exact_block_sum: writes the result (one block or
  * one cluster), or adds this block's digits (a cluster's, in its leader)
  * to the workspace and, in the last to finish, rounds their sum and
@@ -248,6 +303,8 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
         }
         return;
     }
+    if (gridDim.x == 1 && cluster == 1 && exact_block_round<NDIG>(s, f, a))
+        return;
     int64_t d[PER];
     exact_block_digits<NDIG>(s, d);
     unsigned special = s.special;

@@ -2,9 +2,9 @@
  * one thread does with each element it loads.
  *
  * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
- *          pieces and warp sums: warp_sum_words, warp_sum), narrow_acc (f32,
- *          bf16), half_acc (f16),
- *          wide_acc (f64), plain_acc (the not-exact variant)
+ *          pieces, rounding and warp sums: u160_round, warp_sum_words,
+ *          warp_sum), narrow_acc (f32, bf16), half_acc (f16), wide_acc
+ *          (f64), plain_acc (the not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
  * (two's complement, in units 2^(base() + EMIN), base() its window's) and
@@ -178,6 +178,49 @@ __device__ inline int64_t u160_piece(const u160 &a, int pos, unsigned which, int
     }
     *k = pos >> 5;
     return neg ? -(int64_t)v : (int64_t)v;
+}
+
+/* The two's complement a in units 2^pos (pos >= 0, |a| < 2^159), family
+ * f, rounded once to f32 (to_f64 == 0: the bits in the low 32) or f64, as
+ * warp_round rounds the same value held in digits: a's magnitude shifted
+ * left by pos % 32 is six words from digit pos >> 5 up, and
+ * xacc_round_top takes the top nonzero one, the two below it and whether
+ * any bit under those is set. A zero gives +0. */
+__device__ inline uint64_t u160_round(xacc_family f, const u160 &a, int pos, int to_f64)
+{
+    unsigned m[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
+    int neg = (int)a.w4 < 0;
+    if (neg) { /* magnitude = ~a + 1 */
+        unsigned carry = 1;
+#pragma unroll
+        for (int i = 0; i < 5; i++) {
+            unsigned x = ~m[i];
+            m[i] = x + carry;
+            carry = carry && m[i] == 0;
+        }
+    }
+    unsigned r = (unsigned)pos & 31u;
+    unsigned v[6];
+#pragma unroll
+    for (int j = 0; j < 6; j++)
+        v[j] = j == 0 ? m[0] << r
+               : j < 5 ? __funnelshift_l(m[j - 1], m[j], r)
+                       : __funnelshift_l(m[4], 0u, r);
+    /* words moved up until the top one is nonzero (selects, no indexed
+     * access, which would put v in local memory); t its digit */
+    int t = (pos >> 5) + 5;
+#pragma unroll
+    for (int k = 0; k < 5; k++) {
+        bool up = v[5] == 0;
+#pragma unroll
+        for (int j = 5; j > 0; j--)
+            v[j] = up ? v[j - 1] : v[j];
+        v[0] = up ? 0u : v[0];
+        t -= up;
+    }
+    if (v[5] == 0)
+        return 0; /* +0 */
+    return xacc_round_top(f, v[5], v[4], v[3], t, (v[2] | v[1] | v[0]) != 0, neg, to_f64);
 }
 
 /* Sends a (two's complement, units 2^pos) to sacc: six pieces. */

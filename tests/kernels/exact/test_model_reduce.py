@@ -37,6 +37,22 @@ Data kinds (f32 bits; bf16 takes their top half):
   grow      exponents rising along the array: many rebases, then inf
   special   an infinity among normal numbers
   pos1      positive, one binade: long sums at the window's top
+  max       positive, in the top binade: the sum overflows f32 (or not,
+            as f64)
+  tieS      1, half an f32 ulp of 1 (2^-24; f64: 2^-53) and 2^-40 (f64:
+            2^-60), then zeros: just above halfway, so the sum rounds up
+            only when the bits below the round bit count
+  tieE      1 + one ulp (odd), half an ulp, then zeros: exactly halfway,
+            rounded to the even neighbour 1 + 2 ulps
+  sticky    (f64, n = 2048) 2044 ones, half an ulp of their sum (2^-43),
+            2^-61 + 2^-113 and -2^-61: just above halfway by a bit 2^-113,
+            more than 64 bits under the round bit's word, so only the
+            sticky bit of the rounding sees it
+  warpsG    element i in binade range (i // G) % 8, 20 binades apart (150
+            for f64), random signs: with G the elements one warp loads in
+            a trip at block 256 (f32 128, bf16 256, f64 64), every warp of
+            a one-block one-trip launch has a window of its own, which
+            the block's short tail (exact_block_round) must refuse
   edgeW     the first half positive, odd last bits, in the binade just
             below 1.0 but every fourth W - 1 binades under it; the second
             half its negation; the smallest subnormal between them (n
@@ -152,6 +168,24 @@ exact_bf16_one_trip bf16 std 2048 1 64 0 5
 exact_f16_one_trip f16 special 1024 1 32
 exact_f16_one_trip f16 std 1000 1 32 0 3
 exact_f64_one_trip f64 wide 2048 2 128
+exact_f32_one_trip f32 std 4096 1 256
+exact_f32_one_trip f32 cancel 4095 1 256
+exact_f32_one_trip f32 sub 4096 1 256 0 1
+exact_f32_one_trip f32 warps128 4096 1 256
+exact_f32_one_trip f32 max 4096 1 256
+exact_f32_one_trip f32 max 4096 1 256 1
+exact_bf16_one_trip bf16 warps256 8192 1 256
+exact_f16_one_trip f16 std 8192 1 256
+exact_f64_one_trip f64 std 2048 1 256
+exact_f64_one_trip f64 cancel 2047 1 256
+exact_f64_one_trip f64 warps64 2048 1 256
+exact_f32 f32 edge24 100003 1 256
+exact_f32_one_trip f32 tieS 4096 1 256
+exact_f32_one_trip f32 tieE 4096 1 256
+exact_f64_one_trip f64 tieS 2048 1 256
+exact_f64_one_trip f64 tieE 2048 1 256
+exact_f64_one_trip f64 sticky 2048 1 256
+exact_f64 f64 edge64 50003 1 256
 exact_f64_one_trip f64 std 256 1 32 0 1
 exact_f64_one_trip f64 cancel 512 2 32
 exact_f64 f64 huge 262145 1 32
@@ -194,6 +228,15 @@ def narrow_element(kind, i, n, r, seed):
         return f32_bits(r.getrandbits(1), 100 + r.randrange(20), r.getrandbits(23))
     if kind == "pos1":
         return f32_bits(0, 150, r.getrandbits(23))
+    if kind == "max":
+        return f32_bits(0, 254, r.getrandbits(23))
+    if kind == "tieS":
+        return [f32_bits(0, 127, 0), f32_bits(0, 103, 0), f32_bits(0, 87, 0)][i] if i < 3 else 0
+    if kind == "tieE":
+        return [f32_bits(0, 127, 1), f32_bits(0, 103, 0)][i] if i < 2 else 0
+    if kind.startswith("warps"):
+        return f32_bits(r.getrandbits(1), 60 + 20 * ((i // int(kind[5:])) % 8),
+                        r.getrandbits(23))
     if kind.startswith("edge"):
         # the last bit a bf16 keeps is bit 16: odd for both formats
         e = 127 - int(kind[4:]) if i % 4 == 3 else 126
@@ -230,6 +273,16 @@ def f64_element(kind, i, n, r, seed):
         return bits(r.getrandbits(1), 1000 + r.randrange(20), r.getrandbits(52))
     if kind == "pos1":
         return bits(0, 1000, r.getrandbits(52))
+    if kind == "tieS":
+        return [bits(0, 1023, 0), bits(0, 970, 0), bits(0, 963, 0)][i] if i < 3 else 0
+    if kind == "tieE":
+        return [bits(0, 1023, 1), bits(0, 970, 0)][i] if i < 2 else 0
+    if kind == "sticky":
+        tail = [bits(0, 980, 0), bits(0, 962, 1), bits(1, 962, 0), 0]
+        return bits(0, 1023, 0) if i < n - 4 else tail[i - (n - 4)]
+    if kind.startswith("warps"):
+        return bits(r.getrandbits(1), 200 + 150 * ((i // int(kind[5:])) % 8),
+                    r.getrandbits(52))
     if kind.startswith("edge"):
         e = 1023 - int(kind[4:]) if i % 4 == 3 else 1022
         return bits(0, e, r.getrandbits(52) | 1)
