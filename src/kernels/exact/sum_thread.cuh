@@ -2,7 +2,8 @@
  * one thread does with each element it loads.
  *
  * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
- *          pieces, rounding and warp sums: u160_round, warp_sum_words,
+ *          pieces, rounding and warp sums: u160_magnitude_words,
+ *          u160_piece, u160_round, warp_sum_words,
  *          warp_sum), narrow_acc (f32, bf16), half_acc (f16), wide_acc
  *          (f64), plain_acc (the not-exact variant)
  *
@@ -149,11 +150,10 @@ __device__ inline void u160_add_s64_shl(u160 &a, long long v)
     u160_add(a, u160{w[0], w[1], w[2], w[3], w[4]});
 }
 
-/* Piece `which` (0..5) of the two's complement a in units 2^pos: a's
- * magnitude shifted left by pos % 32, word `which`, with a's sign (as
- * xacc_pieces, one word more); *k gets the digit of piece 0, pos >> 5.
- * |a| < 2^159. */
-__device__ inline int64_t u160_piece(const u160 &a, int pos, unsigned which, int *k)
+/* a's magnitude (a two's complement, |a| < 2^159) shifted left by
+ * pos % 32, as six words v on the digit grid from digit pos >> 5 up.
+ * Returns whether a is negative. */
+__device__ inline bool u160_magnitude_words(const u160 &a, int pos, unsigned (&v)[6])
 {
     unsigned m[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
     bool neg = (int)a.w4 < 0;
@@ -167,45 +167,41 @@ __device__ inline int64_t u160_piece(const u160 &a, int pos, unsigned which, int
         }
     }
     unsigned r = (unsigned)pos & 31u;
-    unsigned v = 0;
-#pragma unroll
-    for (int j = 0; j < 6; j++) {
-        unsigned w = j == 0 ? m[0] << r
-                     : j < 5 ? __funnelshift_l(m[j - 1], m[j], r)
-                             : __funnelshift_l(m[4], 0u, r);
-        if (which == (unsigned)j)
-            v = w;
-    }
-    *k = pos >> 5;
-    return neg ? -(int64_t)v : (int64_t)v;
-}
-
-/* The two's complement a in units 2^pos (pos >= 0, |a| < 2^159), family
- * f, rounded once to f32 (to_f64 == 0: the bits in the low 32) or f64, as
- * warp_round rounds the same value held in digits: a's magnitude shifted
- * left by pos % 32 is six words from digit pos >> 5 up, and
- * xacc_round_top takes the top nonzero one, the two below it and whether
- * any bit under those is set. A zero gives +0. */
-__device__ inline uint64_t u160_round(xacc_family f, const u160 &a, int pos, int to_f64)
-{
-    unsigned m[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
-    int neg = (int)a.w4 < 0;
-    if (neg) { /* magnitude = ~a + 1 */
-        unsigned carry = 1;
-#pragma unroll
-        for (int i = 0; i < 5; i++) {
-            unsigned x = ~m[i];
-            m[i] = x + carry;
-            carry = carry && m[i] == 0;
-        }
-    }
-    unsigned r = (unsigned)pos & 31u;
-    unsigned v[6];
 #pragma unroll
     for (int j = 0; j < 6; j++)
         v[j] = j == 0 ? m[0] << r
                : j < 5 ? __funnelshift_l(m[j - 1], m[j], r)
                        : __funnelshift_l(m[4], 0u, r);
+    return neg;
+}
+
+/* Piece `which` (0..5) of the two's complement a in units 2^pos: a's
+ * magnitude shifted left by pos % 32, word `which`, with a's sign (as
+ * xacc_pieces, one word more); *k gets the digit of piece 0, pos >> 5.
+ * |a| < 2^159. */
+__device__ inline int64_t u160_piece(const u160 &a, int pos, unsigned which, int *k)
+{
+    unsigned v[6];
+    bool neg = u160_magnitude_words(a, pos, v);
+    unsigned w = 0;
+#pragma unroll
+    for (int j = 0; j < 6; j++)
+        if (which == (unsigned)j)
+            w = v[j];
+    *k = pos >> 5;
+    return neg ? -(int64_t)w : (int64_t)w;
+}
+
+/* The two's complement a in units 2^pos (pos >= 0, |a| < 2^159), family
+ * f, rounded once to f32 (to_f64 == 0: the bits in the low 32) or f64, as
+ * warp_round rounds the same value held in digits: the six words of
+ * u160_magnitude_words, of which xacc_round_top takes the top nonzero one,
+ * the two below it and whether any bit under those is set. A zero gives
+ * +0. */
+__device__ inline uint64_t u160_round(xacc_family f, const u160 &a, int pos, int to_f64)
+{
+    unsigned v[6];
+    int neg = u160_magnitude_words(a, pos, v);
     /* words moved up until the top one is nonzero (selects, no indexed
      * access, which would put v in local memory); t its digit */
     int t = (pos >> 5) + 5;
