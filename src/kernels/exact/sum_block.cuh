@@ -10,11 +10,11 @@
  * its own row of shared memory; warp 0 gathers the rows and the slow
  * paths' superaccumulator into the block's digits. One block rounds and
  * writes the result (in the common case straight from the warps' sums,
- * without digits: exact_block_round); in a thread-block cluster the other blocks store
- * their digits in the leader's shared memory first; otherwise each block
- * (leader) adds its digits to the workspace's with global atomics and
- * takes a ticket, and the last block reads them, zeroes them (for the next
- * call), rounds (round_warp.cuh) and writes.
+ * without digits: exact_block_round); in a thread-block cluster the other
+ * blocks store their digits in the leader's shared memory first; otherwise
+ * each block (leader) adds its digits to the workspace's with global
+ * atomics and takes a ticket, and the last block reads them, zeroes them
+ * (for the next call), rounds (round_warp.cuh) and writes.
  * The steps, and why no digit overflows: docs/exact.md, "The GPU kernel".
  */
 #ifndef CURED_SUM_BLOCK_CUH
@@ -98,8 +98,8 @@ __device__ void exact_block_begin(exact_block_state<NDIG> &s)
  * accumulator's finish() with that accumulator's (warp_total, base,
  * special); lanes 0..5 store the warp's six pieces (no atomics: a row per
  * warp), in a grid of one block lanes 6..10 also the sum's five words and
- * lane 0 its base (for exact_block_round), the special bits are ORed into s.special. Ends with
- * a barrier. */
+ * lane 0 its base (for exact_block_round), the special bits are ORed into
+ * s.special. Ends with a barrier. */
 template <int NDIG>
 __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
                                 unsigned special)
