@@ -199,6 +199,17 @@ def f32_bits(sign, e, frac):
     return (sign << 31) | (e << 23) | frac
 
 
+def tie_element(kind, i, bits, one, p, low):
+    """Element i of tieS or tieE in a format whose 1.0 has the biased
+    exponent one and whose significand has p bits; bits(sign, e, frac)
+    builds an element; low: tieS's last element is 2^-low."""
+    if kind == "tieS":
+        first = [bits(0, one, 0), bits(0, one - p, 0), bits(0, one - low, 0)]
+    else:
+        first = [bits(0, one, 1), bits(0, one - p, 0)]
+    return first[i] if i < len(first) else 0
+
+
 def narrow_element(kind, i, n, r, seed):
     """The f32 bits of element i of a kind."""
     if kind == "std":
@@ -230,10 +241,8 @@ def narrow_element(kind, i, n, r, seed):
         return f32_bits(0, 150, r.getrandbits(23))
     if kind == "max":
         return f32_bits(0, 254, r.getrandbits(23))
-    if kind == "tieS":
-        return [f32_bits(0, 127, 0), f32_bits(0, 103, 0), f32_bits(0, 87, 0)][i] if i < 3 else 0
-    if kind == "tieE":
-        return [f32_bits(0, 127, 1), f32_bits(0, 103, 0)][i] if i < 2 else 0
+    if kind in ("tieS", "tieE"):
+        return tie_element(kind, i, f32_bits, 127, 24, 40)
     if kind.startswith("warps"):
         return f32_bits(r.getrandbits(1), 60 + 20 * ((i // int(kind[5:])) % 8),
                         r.getrandbits(23))
@@ -273,10 +282,8 @@ def f64_element(kind, i, n, r, seed):
         return bits(r.getrandbits(1), 1000 + r.randrange(20), r.getrandbits(52))
     if kind == "pos1":
         return bits(0, 1000, r.getrandbits(52))
-    if kind == "tieS":
-        return [bits(0, 1023, 0), bits(0, 970, 0), bits(0, 963, 0)][i] if i < 3 else 0
-    if kind == "tieE":
-        return [bits(0, 1023, 1), bits(0, 970, 0)][i] if i < 2 else 0
+    if kind in ("tieS", "tieE"):
+        return tie_element(kind, i, bits, 1023, 53, 60)
     if kind == "sticky":
         tail = [bits(0, 980, 0), bits(0, 962, 1), bits(1, 962, 0), 0]
         return bits(0, 1023, 0) if i < n - 4 else tail[i - (n - 4)]
