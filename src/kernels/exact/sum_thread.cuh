@@ -3,9 +3,9 @@
  *
  * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
  *          pieces, rounding and warp sums: u160_magnitude_words,
- *          u160_piece, u160_round, warp_sum_words,
- *          warp_sum), narrow_acc (f32, bf16), half_acc (f16), wide_acc
- *          (f64), plain_acc (the not-exact variant)
+ *          u160_piece, u160_round, warp_sum_words, warp_sum), narrow_acc
+ *          (f32, bf16), half_acc (f16), wide_acc (f64), plain_acc (the
+ *          not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
  * (two's complement, in units 2^(base() + EMIN), base() its window's) and
