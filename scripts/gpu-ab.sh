@@ -6,7 +6,7 @@
 # beside CUB's and the read kernel's.
 #
 #   scripts/gpu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE]... [--rounds N]
-#                     [-- BENCH-API ARGS]
+#                     [--check] [-- BENCH-API ARGS]
 #
 #   --flags   added to every variant's CMAKE_CUDA_FLAGS (a -D switch, e.g.
 #             "-DCURED_REDUCE_DEPENDENT_LAUNCH=0")
@@ -14,6 +14,9 @@
 #             a variant's copy of the tree takes with `patch -p1`; each
 #             --patch is one variant: B, C, D (at most three)
 #   --rounds  alternations (default 2: A B A B, or A B C A B C)
+#   --check   also build test_gpu_reduce in every build and run it (forced
+#             shapes, clusters included, against the CPU path's bits)
+#             before any bench: a variant that fails is not timed
 #   after --  `cured bench --api` arguments (default: --dtype f32,f64
 #             --min-log2 10 --max-log2 30)
 #
@@ -22,19 +25,20 @@
 # ${AB_DIR:-/tmp/cured-ab}/X. Logs and the CSVs under ${OUT:-out}/ab/. The
 # table: per dtype, mode and n, cured's median of A's rounds and of each
 # variant's, A/X (above 1: X faster), CUB's and the read kernel's in A's
-# rounds (they show how much the machine moved). Exits 1 when a build or a
-# bench fails, 2 on bad usage.
+# rounds (they show how much the machine moved). Exits 1 when a build, a
+# check or a bench fails, 2 on bad usage.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-usage() { sed -n '8,18p' "$0" >&2; exit 2; }
+usage() { sed -n '8,21p' "$0" >&2; exit 2; }
 
-flags="" rounds=2
+flags="" rounds=2 check=0
 patches=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --flags) [ $# -ge 2 ] || usage; flags=$2; shift 2 ;;
     --patch) [ $# -ge 2 ] || usage; patches+=("$2"); shift 2 ;;
     --rounds) [ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
+    --check) check=1; shift ;;
     --) shift; break ;;
     *) echo "gpu-ab: unknown argument '$1'" >&2; usage ;;
   esac
@@ -50,6 +54,8 @@ done
 case "$rounds" in ''|*[!0-9]*|0) echo "gpu-ab: --rounds takes a positive integer" >&2; exit 2 ;; esac
 
 out="${OUT:-out}/ab"
+check_target=()
+[ "$check" = 1 ] && check_target=(test_gpu_reduce)
 ab_dir="${AB_DIR:-/tmp/cured-ab}"
 mkdir -p "$out"
 t0=$SECONDS
@@ -60,7 +66,7 @@ build() {
   local log="$out/build-$1.log"
   cmake -S "$2" -B "$3" -DCMAKE_BUILD_TYPE=Release -DCURED_UNIT_TESTS=OFF \
     ${4:+"-DCMAKE_CUDA_FLAGS=$4"} > "$log" 2>&1 &&
-    cmake --build "$3" -j"$(nproc)" --target cured_cli >> "$log" 2>&1 ||
+    cmake --build "$3" -j"$(nproc)" --target cured_cli "${check_target[@]}" >> "$log" 2>&1 ||
     { tail -20 "$log"; echo "gpu-ab: build $1 failed ($log)" >&2; exit 1; }
 }
 
@@ -92,6 +98,23 @@ else
   done
 fi
 echo "gpu-ab: builds done in $((SECONDS - t0)) s"
+
+# --check: each build's test_gpu_reduce (exit 77: no GPU, a skip)
+if [ "$check" = 1 ]; then
+  line="gpu-ab: checks:"
+  for v in "${names[@]}"; do
+    dir=build
+    [ "$v" = a ] || dir="$ab_dir/$v/build"
+    "$dir/tests/gpu/test_gpu_reduce" > "$out/check-$v.log" 2>&1
+    case $? in
+      0) line+=" $v PASS" ;;
+      77) line+=" $v SKIP" ;;
+      *) echo "$line $v FAIL"; tail -5 "$out/check-$v.log"
+         echo "gpu-ab: $v fails test_gpu_reduce ($out/check-$v.log): not timed" >&2; exit 1 ;;
+    esac
+  done
+  echo "$line (in $((SECONDS - t0)) s)"
+fi
 
 status=0
 for r in $(seq 1 "$rounds"); do
