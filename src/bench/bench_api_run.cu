@@ -24,6 +24,7 @@
  */
 #include "bench_api.h"
 #include "bench_device.h"
+#include "reduce.h"
 #include "ref_sum.h"
 
 #include <cuda_fp16.h>
@@ -47,7 +48,7 @@ typedef struct api_ctx {
     cudaEvent_t start, stop;
     cured_reducer *reducer;
     int max_blocks;               /* grid cap of the fill and read kernels */
-    int dependent_launch;         /* the floor launched as cured_reduce (sm_90) */
+    int dependent_launch;         /* the floor launched as cured_reduce's kernels */
     void *d_in;                   /* the input of the dtype being timed */
     void *d_out;                  /* 8 bytes: a result */
     void *d_flush;
@@ -384,7 +385,6 @@ static int setup(api_ctx *c, bench_api_results *r)
                     (prop.maxThreadsPerMultiProcessor / BENCH_READ_BLOCK);
     if (c->max_blocks < 1)
         c->max_blocks = 1;
-    c->dependent_launch = prop.major >= 9;
     c->flush_bytes = 2 * (size_t)(prop.l2CacheSize > 0 ? prop.l2CacheSize : 1 << 20);
     c->max_samples = c->opts->max_runs > BATCHES ? c->opts->max_runs : BATCHES;
     c->samples = (double *)malloc((size_t)JOBS * c->max_samples * sizeof *c->samples);
@@ -397,6 +397,7 @@ static int setup(api_ctx *c, bench_api_results *r)
         snprintf(c->err, c->err_size, "cured_reducer_create: %s", cured_status_string(st));
         return 0;
     }
+    c->dependent_launch = cured_reducer_dependent_launch(c->reducer);
     if (!ok(c, cudaStreamCreate(&c->stream), "cudaStreamCreate") ||
         !ok(c, cudaEventCreate(&c->start), "cudaEventCreate") ||
         !ok(c, cudaEventCreate(&c->stop), "cudaEventCreate") ||

@@ -3,7 +3,7 @@
  *
  * defines: cured_reducer_create, cured_reducer_destroy, cured_reduce,
  *          cured_reduce_shaped, cured_reduce_flagged, cured_reducer_shape,
- *          cured_is_device_pointer
+ *          cured_reducer_dependent_launch, cured_is_device_pointer
  *
  * Everything a call needs from the device is read once, in
  * cured_reducer_create: a call checks its arguments in C, checks a pointer
@@ -20,12 +20,6 @@
 #include "cured.h"
 #include "reduce.h"
 #include "reduce_kernels.h"
-
-/* 0 launches every kernel as a plain stream launch: the switch for an A/B
- * of programmatic dependent launch on one machine (docs/exact.md). */
-#ifndef CURED_REDUCE_DEPENDENT_LAUNCH
-#define CURED_REDUCE_DEPENDENT_LAUNCH 1
-#endif
 
 struct cured_reducer {
     int device;
@@ -152,6 +146,11 @@ extern "C" cured_status cured_reducer_destroy(cured_reducer *r)
     }
     free(r);
     return status;
+}
+
+extern "C" int cured_reducer_dependent_launch(const cured_reducer *r)
+{
+    return r != NULL && r->dependent_launch;
 }
 
 extern "C" cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,

@@ -2,14 +2,14 @@
  * launch shapes in pure C (reduce_plan.c), and the GPU entry with a forced
  * shape and variant that the tests and the bench use (reduce.cu).
  *
- * defines: cured_reduce_shape, cured_reduce_check_args,
+ * defines: CURED_REDUCE_DEPENDENT_LAUNCH, CURED_REDUCE_BLOCK,
+ *          cured_reduce_shape, cured_reduce_check_args,
  *          cured_reduce_default_grid, cured_reduce_in_clusters,
- *          cured_reduce_default_shape,
- *          cured_reduce_check_shape, cured_reduce_one_trip,
- *          cured_reduce_elem_align, cured_reduce_shaped,
- *          cured_reduce_flagged, cured_reducer_shape,
- *          cured_reduce_cpu_record, cured_is_device_pointer,
- *          CURED_REDUCE_BLOCK
+ *          cured_reduce_default_shape, cured_reduce_check_shape,
+ *          cured_reduce_one_trip, cured_reduce_elem_align,
+ *          cured_reduce_shaped, cured_reduce_flagged, cured_reducer_shape,
+ *          cured_reducer_dependent_launch, cured_reduce_cpu_record,
+ *          cured_is_device_pointer
  */
 #ifndef CURED_REDUCE_H
 #define CURED_REDUCE_H
@@ -19,6 +19,12 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* 0 launches every kernel as a plain stream launch: the switch for an A/B
+ * of programmatic dependent launch on one machine (docs/exact.md). */
+#ifndef CURED_REDUCE_DEPENDENT_LAUNCH
+#define CURED_REDUCE_DEPENDENT_LAUNCH 1
 #endif
 
 /* The default block: 256 threads (8 warps), four or more resident per SM. */
@@ -116,6 +122,11 @@ cured_status cured_reduce_flagged(cured_reducer *r, cured_op op,
 cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
                                  cured_dtype dtype, uint64_t n,
                                  cured_reduce_shape *shape);
+
+/* 1 when r launches its kernels as programmatic dependent launches (on
+ * sm_90 and later, unless the build set CURED_REDUCE_DEPENDENT_LAUNCH to
+ * 0), else 0; 0 for NULL. So a bench launches its floor the same way. */
+int cured_reducer_dependent_launch(const cured_reducer *r);
 
 /* Whether p is device (or managed) memory of `device`
  * (cudaPointerGetAttributes, about 0.07 us). Clears the error a failed

@@ -2,7 +2,8 @@
  * CUDA: arguments are still checked, valid calls answer CURED_ERROR_NO_CUDA.
  *
  * defines: cured_reducer_create, cured_reducer_destroy, cured_reduce,
- *          cured_reduce_shaped, cured_reducer_shape
+ *          cured_reduce_shaped, cured_reducer_shape,
+ *          cured_reducer_dependent_launch
  */
 #include "cured.h"
 #include "reduce.h"
@@ -34,6 +35,12 @@ cured_status cured_reducer_shape(const cured_reducer *r, cured_op op,
     if (r == NULL || shape == NULL)
         return CURED_ERROR_NULL_POINTER;
     return CURED_ERROR_NO_CUDA;
+}
+
+int cured_reducer_dependent_launch(const cured_reducer *r)
+{
+    (void)r;
+    return 0;
 }
 
 cured_status cured_reduce_shaped(cured_reducer *r, cured_op op,

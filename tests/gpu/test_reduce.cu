@@ -298,6 +298,15 @@ static void repeated(void)
 /* Bad input: a status, nothing written, the context still usable. */
 static void bad_input(void)
 {
+    /* the handle launches dependently where the build and the GPU allow,
+     * which the bench's launch floor copies */
+    int major = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+    if (cured_reducer_dependent_launch(R) != (CURED_REDUCE_DEPENDENT_LAUNCH && major >= 9) ||
+        cured_reducer_dependent_launch(NULL) != 0)
+        FAIL("cured_reducer_dependent_launch: %d for the handle, %d for NULL (sm_%d)",
+             cured_reducer_dependent_launch(R), cured_reducer_dependent_launch(NULL), major);
+
     data x = make_data(CURED_F32, UNIFORM, 1000, 0, 3);
     unsigned char poison[64], got[64];
     memset(poison, 0xab, sizeof poison);
