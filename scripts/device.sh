@@ -34,7 +34,9 @@
 # bench-api.csv, bench-api.json, bench-api.svg, bound.log and logs.tar.gz (everything:
 # build log, bench progress and JSON, sanitizer logs, the tour), those the
 # stages run made: the device returns at most 8 files, so name few stages
-# per call (`build bench-api` returns 6). A failing stage does not stop the next;
+# per call (`build bench-api` returns 6). Files already in $OUT when it
+# starts (a caller's own, or the one its output is redirected to) are left
+# as they are. A failing stage does not stop the next;
 # the exit status is 1 when any stage failed. All stages together stay under
 # DEVICE_BUDGET_S (default 570 s), inside the device's 10-minute limit.
 set -uo pipefail
@@ -42,6 +44,10 @@ cd "$(dirname "$0")/.."
 
 out=${OUT:-out}
 mkdir -p "$out"
+# what was in $out before (a caller's own files, the file its output is
+# redirected to): left as it is, outside the archive
+keep=()
+while IFS= read -r f; do keep+=(! -name "$f"); done < <(find "$out" -mindepth 1 -maxdepth 1 -printf '%f\n')
 export OUT="$out" CURED_BUILD=build
 budget=${DEVICE_BUDGET_S:-570}
 t_start=$SECONDS
@@ -118,8 +124,11 @@ done
 
 # Everything in one archive (sanitizer logs live in subfolders); keep a few
 # files beside it, since the device returns at most 8.
-tar -C "$out" -czf /tmp/cured-logs.tar.gz . 2>/dev/null && mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
-find "$out" -mindepth 1 -maxdepth 1 ! -name logs.tar.gz ! -name summary.txt \
+excl=()
+for ((i = 1; i < ${#keep[@]}; i += 2)); do excl+=("--exclude=./${keep[i]}"); done
+tar -C "$out" "${excl[@]}" -czf /tmp/cured-logs.tar.gz . 2>/dev/null &&
+  mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
+find "$out" -mindepth 1 -maxdepth 1 "${keep[@]}" ! -name logs.tar.gz ! -name summary.txt \
   ! -name check.log ! -name bench.csv ! -name fidelity.txt \
   ! -name bench-summary.log ! -name fidelity.tar.gz ! -name reduce.log \
   ! -name bench-api.log ! -name bench-api.csv ! -name bench-api.json ! -name bench-api.svg \
