@@ -46,8 +46,11 @@ out=${OUT:-out}
 mkdir -p "$out"
 # what was in $out before (a caller's own files, the file its output is
 # redirected to): left as it is, outside the archive
-keep=()
-while IFS= read -r f; do keep+=(! -name "$f"); done < <(find "$out" -mindepth 1 -maxdepth 1 -printf '%f\n')
+keep=() excl=()
+while IFS= read -r f; do
+  keep+=(! -name "$f")
+  excl+=("--exclude=./$f")
+done < <(find "$out" -mindepth 1 -maxdepth 1 -printf '%f\n')
 export OUT="$out" CURED_BUILD=build
 budget=${DEVICE_BUDGET_S:-570}
 t_start=$SECONDS
@@ -124,8 +127,6 @@ done
 
 # Everything in one archive (sanitizer logs live in subfolders); keep a few
 # files beside it, since the device returns at most 8.
-excl=()
-for ((i = 1; i < ${#keep[@]}; i += 2)); do excl+=("--exclude=./${keep[i]}"); done
 tar -C "$out" "${excl[@]}" -czf /tmp/cured-logs.tar.gz . 2>/dev/null &&
   mv /tmp/cured-logs.tar.gz "$out/logs.tar.gz"
 find "$out" -mindepth 1 -maxdepth 1 "${keep[@]}" ! -name logs.tar.gz ! -name summary.txt \
