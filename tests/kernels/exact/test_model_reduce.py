@@ -185,6 +185,8 @@ exact_f32_one_trip f32 tieE 4096 1 256
 exact_f64_one_trip f64 tieS 2048 1 256
 exact_f64_one_trip f64 tieE 2048 1 256
 exact_f64_one_trip f64 sticky 2048 1 256
+exact_f64_one_trip f64 pos1 8192 1 1024
+exact_f32_one_trip f32 max 16384 1 1024 1
 exact_f64 f64 edge64 50003 1 256
 exact_f64_one_trip f64 std 256 1 32 0 1
 exact_f64_one_trip f64 cancel 512 2 32
