@@ -24,8 +24,9 @@
 # flags). A builds in build/ (kept between device calls), variant X in
 # ${AB_DIR:-/tmp/cured-ab}/X. Logs and the CSVs under ${OUT:-out}/ab/. The
 # table: per dtype, mode and n, cured's median of A's rounds and of each
-# variant's, A/X (above 1: X faster), CUB's and the read kernel's in A's
-# rounds (they show how much the machine moved). Exits 1 when a build, a
+# variant's, A/X (above 1: X faster) and how far apart the rounds were
+# (rng%), CUB's and the read kernel's in A's rounds (they show how much the
+# machine moved). Exits 1 when a build, a
 # check or a bench fails, 2 on bad usage.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -138,16 +139,24 @@ for f in sorted(glob.glob(out + "/[a-d][0-9]*.csv")):
             t[(row["dtype"], row["mode"], int(row["log2n"]), row["job"], v)].append(float(row["median_us"]))
 def med(*k):
     return statistics.median(t[k]) if t[k] else float("nan")
+def spread(*k):
+    # how far apart the rounds' medians are, % of their median
+    v = t[k]
+    return 100 * (max(v) - min(v)) / statistics.median(v) if len(v) > 1 else 0.0
 head = f"{'dtype':5} {'mode':5} {'log2n':>5} {'A us':>9}"
 for v in names[1:]:
-    head += f" {v.upper() + ' us':>9} {'A/' + v.upper():>6}"
+    head += f" {v.upper() + ' us':>9} {'A/' + v.upper():>6} {'rng%':>5}"
 print(head + f" {'CUB':>9} {'read':>9}")
 for dt, m, lg in sorted({k[:3] for k in t}):
     a = med(dt, m, lg, "cured", "a")
     line = f"{dt:5} {m:5} {lg:5} {a:9.2f}"
     for v in names[1:]:
         x = med(dt, m, lg, "cured", v)
-        line += f" {x:9.2f} {a / x:6.3f}"
+        r = max(spread(dt, m, lg, "cured", "a"), spread(dt, m, lg, "cured", v))
+        line += f" {x:9.2f} {a / x:6.3f} {r:5.1f}"
     print(line + f" {med(dt, m, lg, 'cub', 'a'):9.2f} {med(dt, m, lg, 'read', 'a'):9.2f}")
+print("rng%: the larger of A's and the variant's spread over their rounds "
+      "(max - min of the rounds' medians, % of their median): an A/X closer "
+      "to 1 than that is not a difference")
 PY
 exit $status
