@@ -36,9 +36,9 @@
 # stages run made: the device returns at most 8 files, so name few stages
 # per call (`build bench-api` returns 6). Files already in $OUT when it
 # starts (a caller's own, or the one its output is redirected to) are left
-# as they are. A failing stage does not stop the next;
-# the exit status is 1 when any stage failed. All stages together stay under
-# DEVICE_BUDGET_S (default 570 s), inside the device's 10-minute limit.
+# as they are. A failing stage does not stop the next; the exit status is 1
+# when any stage failed. All stages together stay under DEVICE_BUDGET_S
+# (default 570 s), inside the device's 10-minute limit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

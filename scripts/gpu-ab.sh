@@ -26,8 +26,8 @@
 # table: per dtype, mode and n, cured's median of A's rounds and of each
 # variant's, A/X (above 1: X faster) and how far apart the rounds were
 # (rng%), CUB's and the read kernel's in A's rounds (they show how much the
-# machine moved). Exits 1 when a build, a
-# check or a bench fails, 2 on bad usage.
+# machine moved). Exits 1 when a build, a check or a bench fails, 2 on bad
+# usage.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 usage() { sed -n '8,21p' "$0" >&2; exit 2; }
