@@ -59,6 +59,8 @@ check_target=()
 [ "$check" = 1 ] && check_target=(test_gpu_reduce)
 ab_dir="${AB_DIR:-/tmp/cured-ab}"
 mkdir -p "$out"
+# an earlier call's rounds (a warm machine keeps $out) must not join this table
+rm -f "$out"/[a-d][0-9]*.csv "$out"/[a-d][0-9]*.log
 t0=$SECONDS
 
 # build NAME SOURCE BINARY [CUDA FLAGS]: configures and builds cured in
