@@ -63,52 +63,18 @@ mkdir -p "$out"
 rm -f "$out"/[a-d][0-9]*.csv "$out"/[a-d][0-9]*.log
 t0=$SECONDS
 
-# build NAME SOURCE BINARY [CUDA FLAGS]: configures and builds cured in
-# BINARY from SOURCE, the log in $out/build-NAME.log; exits 1 on failure.
-build() {
-  local log="$out/build-$1.log"
-  cmake -S "$2" -B "$3" -DCMAKE_BUILD_TYPE=Release -DCURED_UNIT_TESTS=OFF \
-    ${4:+"-DCMAKE_CUDA_FLAGS=$4"} > "$log" 2>&1 &&
-    cmake --build "$3" -j"$(nproc)" --target cured_cli "${check_target[@]}" >> "$log" 2>&1 ||
-    { tail -20 "$log"; echo "gpu-ab: build $1 failed ($log)" >&2; exit 1; }
-}
-
-# variant NAME [PATCH]: a copy of the tree in $ab_dir/NAME, patched, built
-# with the flags.
-variant() {
-  local dir="$ab_dir/$1"
-  rm -rf "$dir" && mkdir -p "$dir" &&
-    cp -r CMakeLists.txt cmake include src tests scripts examples docs "$dir"/ ||
-    { echo "gpu-ab: cannot copy the tree to $dir" >&2; exit 1; }
-  if [ -n "${2:-}" ]; then
-    patch -d "$dir" -p1 < "$2" > "$out/patch-$1.log" 2>&1 ||
-      { cat "$out/patch-$1.log"; echo "gpu-ab: the patch $2 does not apply" >&2; exit 1; }
-  fi
-  build "$1" "$dir" "$dir/build" "$flags"
-}
-
-# A: the tree as it is; then the variants, b c d
-build a . build
-names=(a)
-if [ ${#patches[@]} -eq 0 ]; then
-  variant b
-  names+=(b)
-else
-  letters=(b c d)
-  for i in "${!patches[@]}"; do
-    variant "${letters[$i]}" "${patches[$i]}"
-    names+=("${letters[$i]}")
-  done
-fi
+# A and the variants (ab-variants.sh)
+targets=(cured_cli "${check_target[@]}")
+# shellcheck source=scripts/ab-variants.sh
+. scripts/ab-variants.sh
+ab_build_all
 echo "gpu-ab: builds done in $((SECONDS - t0)) s"
 
 # --check: each build's test_gpu_reduce (exit 77: no GPU, a skip)
 if [ "$check" = 1 ]; then
   line="gpu-ab: checks:"
   for v in "${names[@]}"; do
-    dir=build
-    [ "$v" = a ] || dir="$ab_dir/$v/build"
-    "$dir/tests/gpu/test_gpu_reduce" > "$out/check-$v.log" 2>&1
+    "$(ab_dir_of "$v")/tests/gpu/test_gpu_reduce" > "$out/check-$v.log" 2>&1
     case $? in
       0) line+=" $v PASS" ;;
       77) line+=" $v SKIP" ;;
@@ -122,9 +88,7 @@ fi
 status=0
 for r in $(seq 1 "$rounds"); do
   for v in "${names[@]}"; do
-    bin=build/cured
-    [ "$v" = a ] || bin="$ab_dir/$v/build/cured"
-    "$bin" bench --api "${bench_args[@]}" --csv="$out/$v$r.csv" > "$out/$v$r.log" 2>&1 ||
+    "$(ab_dir_of "$v")/cured" bench --api "${bench_args[@]}" --csv="$out/$v$r.csv" > "$out/$v$r.log" 2>&1 ||
       { status=1; tail -3 "$out/$v$r.log"; echo "gpu-ab: bench $v round $r failed" >&2; }
   done
 done

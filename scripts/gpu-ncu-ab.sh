@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# gpu-ncu-ab.sh - an A/B of cured_reduce's kernel alone: Nsight Compute's
+# duration of the kernel (gpu__time_duration), not the call, for A (the
+# tree as it is) and variants (a patch or extra CUDA flags, as gpu-ab.sh
+# builds them), so that a change to the kernel's tail can be seen where
+# the host's launch rate moves whole calls by more than the change (the
+# small sizes on a busy host: docs/results.md, "eighth round").
+#
+#   scripts/gpu-ncu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE]...
+#                         [--launches N] [--cold] [--kernel REGEX]
+#                         [-- DTYPE:LOG2N ...]
+#
+#   --flags, --patch  the variants, as in gpu-ab.sh (--patch at most three)
+#   --launches  kernels timed per profile (default 15, after 20 skipped)
+#   --cold      Nsight Compute flushes the caches before each kernel
+#               (default: not, the input warm in L2 as in back-to-back calls)
+#   --kernel    the kernel-name regex (default exact_sum: the float sums)
+#   after --    the cases, e.g. f32:14 (default: f32:13 f32:14 f32:16
+#               f64:14 f16:15 f32:20 f32:24)
+#
+# Each case is profiled twice per build, alternating A and the variants,
+# in `cured bench --api --dtype DTYPE` at n = 2^LOG2N. The table: per case
+# and build the median, minimum and maximum over the launches of both
+# profiles (ns), and A's median over each variant's (above 1: the variant
+# is faster). Logs under ${OUT:-out}/ncu-ab/. Exits 1 when a build or a
+# profile fails, 2 on bad usage or without ncu.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+usage() { sed -n '9,20p' "$0" >&2; exit 2; }
+
+flags="" launches=15 cache=none regex=exact_sum
+patches=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --flags) [ $# -ge 2 ] || usage; flags=$2; shift 2 ;;
+    --patch) [ $# -ge 2 ] || usage; patches+=("$2"); shift 2 ;;
+    --launches) [ $# -ge 2 ] || usage; launches=$2; shift 2 ;;
+    --cold) cache=all; shift ;;
+    --kernel) [ $# -ge 2 ] || usage; regex=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "gpu-ncu-ab: unknown argument '$1'" >&2; usage ;;
+  esac
+done
+cases=("$@")
+[ ${#cases[@]} -eq 0 ] && cases=(f32:13 f32:14 f32:16 f64:14 f16:15 f32:20 f32:24)
+[ -n "$flags" ] || [ ${#patches[@]} -gt 0 ] ||
+  { echo "gpu-ncu-ab: give --flags or --patch (a variant must differ from A)" >&2; usage; }
+[ ${#patches[@]} -le 3 ] || { echo "gpu-ncu-ab: at most three --patch variants" >&2; exit 2; }
+for p in "${patches[@]}"; do
+  [ -r "$p" ] || { echo "gpu-ncu-ab: cannot read the patch '$p'" >&2; exit 2; }
+done
+case "$launches" in ''|*[!0-9]*|0) echo "gpu-ncu-ab: --launches takes a positive integer" >&2; exit 2 ;; esac
+for c in "${cases[@]}"; do
+  lg=${c#*:}
+  case "${c%%:*}" in f16|f32|f64|i32) ;; *) lg=x ;; esac
+  case "$lg" in
+    ''|*[!0-9]*) echo "gpu-ncu-ab: a case is DTYPE:LOG2N (f16 f32 f64 i32), not '$c'" >&2; exit 2 ;;
+  esac
+done
+export PATH="$PATH:/usr/local/cuda/bin"
+command -v ncu > /dev/null ||
+  { echo "gpu-ncu-ab: no ncu (Nsight Compute) on PATH: run it on the GPU machine" >&2; exit 2; }
+
+out="${OUT:-out}/ncu-ab"
+ab_dir="${AB_DIR:-/tmp/cured-ab}"
+mkdir -p "$out"
+rm -f "$out"/*.csv
+t0=$SECONDS
+targets=(cured_cli)
+# shellcheck source=scripts/ab-variants.sh
+. scripts/ab-variants.sh
+ab_build_all
+echo "gpu-ncu-ab: builds done in $((SECONDS - t0)) s"
+
+# profile VARIANT DTYPE LOG2N REP: the durations (ns) of the kernel's
+# launches into $out/VARIANT.DTYPE.LOG2N.REP.csv (ncu's CSV as it is).
+profile() {
+  local f="$out/$1.$2.$3.$4.csv"
+  ncu --clock-control none --cache-control "$cache" --kernel-name "regex:$regex" \
+    --launch-skip 20 --launch-count "$launches" --metrics gpu__time_duration.sum --csv \
+    "$(ab_dir_of "$1")/cured" bench --api --dtype "$2" --min-log2 "$3" --max-log2 "$3" \
+    --runs 5 --target-ms 1 > "$f" 2> "$out/$1.$2.$3.$4.log" ||
+    { tail -3 "$out/$1.$2.$3.$4.log"; echo "gpu-ncu-ab: ncu failed for $1 $2 2^$3" >&2; return 1; }
+}
+
+status=0
+for c in "${cases[@]}"; do
+  for rep in 1 2; do
+    for v in "${names[@]}"; do
+      profile "$v" "${c%%:*}" "${c#*:}" "$rep" || status=1
+    done
+  done
+done
+echo "gpu-ncu-ab: profiles done in $((SECONDS - t0)) s"
+
+python3 - "$out" "$cache" "${names[@]}" <<'PY'
+import csv, glob, statistics, sys
+out, cache, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+def durations(v, dt, lg):
+    ns = []
+    for f in glob.glob(f"{out}/{v}.{dt}.{lg}.*.csv"):
+        lines = [l for l in open(f) if l.startswith('"')]
+        for row in csv.DictReader(lines):
+            if row.get("Metric Name") == "gpu__time_duration.sum":
+                x = float(row["Metric Value"].replace(",", ""))
+                unit = row.get("Metric Unit", "nsecond")
+                ns.append(x * {"usecond": 1e3, "msecond": 1e6}.get(unit, 1.0))
+    return ns
+cases = sorted({tuple(f.rsplit("/", 1)[1].split(".")[1:3])
+                for f in glob.glob(out + "/*.csv")}, key=lambda c: (c[0], int(c[1])))
+head = f"{'case':10}"
+for v in names:
+    head += f" {v.upper() + ' med':>9} {'min':>8} {'max':>8}"
+    if v != "a":
+        head += f" {'A/' + v.upper():>6}"
+print(f"kernel durations, ns (cache {cache}):")
+print(head)
+for dt, lg in cases:
+    line, a = f"{dt + ' 2^' + lg:10}", None
+    for v in names:
+        d = durations(v, dt, lg)
+        if not d:
+            line += f" {'-':>9} {'-':>8} {'-':>8}" + ("" if v == "a" else f" {'-':>6}")
+            continue
+        m = statistics.median(d)
+        line += f" {m:9.0f} {min(d):8.0f} {max(d):8.0f}"
+        if v == "a":
+            a = m
+        else:
+            line += f" {a / m:6.3f}" if a else f" {'-':>6}"
+    print(line)
+PY
+exit $status
