@@ -7,8 +7,26 @@
 # The sourcing script sets: out (the log folder), ab_dir, flags (extra
 # CMAKE_CUDA_FLAGS for the variants, may be empty), patches (an array of
 # patch files, at most three), targets (an array of the build targets).
-# ab_build_all sets names (a, then the variants' letters) and exits 1 when
+# ab_check_variants checks the first three; ab_build_all sets names (a, then the variants' letters) and exits 1 when
 # a copy, a patch or a build fails.
+
+# ab_check_variants SCRIPT: whether the variants' options make sense
+# (--flags or at least one --patch; at most three patches, each readable);
+# where not, says why on stderr, as SCRIPT, and returns 1.
+ab_check_variants() {
+  if [ -z "$flags" ] && [ ${#patches[@]} -eq 0 ]; then
+    echo "$1: give --flags or --patch (a variant must differ from A)" >&2
+    return 1
+  fi
+  if [ ${#patches[@]} -gt 3 ]; then
+    echo "$1: at most three --patch variants" >&2
+    return 1
+  fi
+  local p
+  for p in "${patches[@]}"; do
+    [ -r "$p" ] || { echo "$1: cannot read the patch '$p'" >&2; return 1; }
+  done
+}
 
 # ab_build NAME SOURCE BINARY [CUDA FLAGS]: configures and builds cured in
 # BINARY from SOURCE, the log in $out/build-NAME.log; exits 1 on failure.

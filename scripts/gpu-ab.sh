@@ -30,6 +30,8 @@
 # usage.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+# shellcheck source=scripts/ab-variants.sh
+. scripts/ab-variants.sh
 usage() { sed -n '8,21p' "$0" >&2; exit 2; }
 
 flags="" rounds=2 check=0
@@ -46,12 +48,7 @@ while [ $# -gt 0 ]; do
 done
 bench_args=("$@")
 [ ${#bench_args[@]} -eq 0 ] && bench_args=(--dtype f32,f64 --min-log2 10 --max-log2 30)
-[ -n "$flags" ] || [ ${#patches[@]} -gt 0 ] ||
-  { echo "gpu-ab: give --flags or --patch (a variant must differ from A)" >&2; usage; }
-[ ${#patches[@]} -le 3 ] || { echo "gpu-ab: at most three --patch variants" >&2; exit 2; }
-for p in "${patches[@]}"; do
-  [ -r "$p" ] || { echo "gpu-ab: cannot read the patch '$p'" >&2; exit 2; }
-done
+ab_check_variants gpu-ab || usage
 case "$rounds" in ''|*[!0-9]*|0) echo "gpu-ab: --rounds takes a positive integer" >&2; exit 2 ;; esac
 
 out="${OUT:-out}/ab"
@@ -65,8 +62,6 @@ t0=$SECONDS
 
 # A and the variants (ab-variants.sh)
 targets=(cured_cli "${check_target[@]}")
-# shellcheck source=scripts/ab-variants.sh
-. scripts/ab-variants.sh
 ab_build_all
 echo "gpu-ab: builds done in $((SECONDS - t0)) s"
 

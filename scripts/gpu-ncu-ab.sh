@@ -26,6 +26,8 @@
 # profile fails, 2 on bad usage or without ncu.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+# shellcheck source=scripts/ab-variants.sh
+. scripts/ab-variants.sh
 usage() { sed -n '9,20p' "$0" >&2; exit 2; }
 
 flags="" launches=15 cache=none regex=exact_sum
@@ -43,12 +45,7 @@ while [ $# -gt 0 ]; do
 done
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(f32:13 f32:14 f32:16 f64:14 f16:15 f32:20 f32:24)
-[ -n "$flags" ] || [ ${#patches[@]} -gt 0 ] ||
-  { echo "gpu-ncu-ab: give --flags or --patch (a variant must differ from A)" >&2; usage; }
-[ ${#patches[@]} -le 3 ] || { echo "gpu-ncu-ab: at most three --patch variants" >&2; exit 2; }
-for p in "${patches[@]}"; do
-  [ -r "$p" ] || { echo "gpu-ncu-ab: cannot read the patch '$p'" >&2; exit 2; }
-done
+ab_check_variants gpu-ncu-ab || usage
 case "$launches" in ''|*[!0-9]*|0) echo "gpu-ncu-ab: --launches takes a positive integer" >&2; exit 2 ;; esac
 for c in "${cases[@]}"; do
   lg=${c#*:}
@@ -67,8 +64,6 @@ mkdir -p "$out"
 rm -f "$out"/*.csv
 t0=$SECONDS
 targets=(cured_cli)
-# shellcheck source=scripts/ab-variants.sh
-. scripts/ab-variants.sh
 ab_build_all
 echo "gpu-ncu-ab: builds done in $((SECONDS - t0)) s"
 
