@@ -7,8 +7,9 @@
 # The sourcing script sets: out (the log folder), ab_dir, flags (extra
 # CMAKE_CUDA_FLAGS for the variants, may be empty), patches (an array of
 # patch files, at most three), targets (an array of the build targets).
-# ab_check_variants checks the first three; ab_build_all sets names (a, then the variants' letters) and exits 1 when
-# a copy, a patch or a build fails.
+# ab_check_variants checks flags and patches; ab_build_all sets names (a,
+# then the variants' letters) and exits 1 when a copy, a patch or a build
+# fails.
 
 # ab_check_variants SCRIPT: whether the variants' options make sense
 # (--flags or at least one --patch; at most three patches, each readable);
