@@ -9,7 +9,7 @@
 # patch files, at most three), targets (an array of the build targets).
 # ab_check_variants checks flags and patches; ab_build_all sets names (a,
 # then the variants' letters) and exits 1 when a copy, a patch or a build
-# fails.
+# fails; ab_run_checks runs each build's GPU test.
 
 # ab_check_variants SCRIPT: whether the variants' options make sense
 # (--flags or at least one --patch; at most three patches, each readable);
@@ -67,6 +67,23 @@ ab_build_all() {
       names+=("${letters[$i]}")
     done
   fi
+}
+
+# ab_run_checks SCRIPT: every build's test_gpu_reduce (built when targets
+# has it), logs in $out/check-NAME.log, one line of results; a failing
+# build ends the script (exit 1: it is not timed). Exit 77 is a skip.
+ab_run_checks() {
+  local line="$1: checks:" v
+  for v in "${names[@]}"; do
+    "$(ab_dir_of "$v")/tests/gpu/test_gpu_reduce" > "$out/check-$v.log" 2>&1
+    case $? in
+      0) line+=" $v PASS" ;;
+      77) line+=" $v SKIP" ;;
+      *) echo "$line $v FAIL"; tail -5 "$out/check-$v.log"
+         echo "$1: $v fails test_gpu_reduce ($out/check-$v.log): not timed" >&2; exit 1 ;;
+    esac
+  done
+  echo "$line"
 }
 
 # ab_dir_of NAME: the build folder of variant NAME.

@@ -67,17 +67,8 @@ echo "gpu-ab: builds done in $((SECONDS - t0)) s"
 
 # --check: each build's test_gpu_reduce (exit 77: no GPU, a skip)
 if [ "$check" = 1 ]; then
-  line="gpu-ab: checks:"
-  for v in "${names[@]}"; do
-    "$(ab_dir_of "$v")/tests/gpu/test_gpu_reduce" > "$out/check-$v.log" 2>&1
-    case $? in
-      0) line+=" $v PASS" ;;
-      77) line+=" $v SKIP" ;;
-      *) echo "$line $v FAIL"; tail -5 "$out/check-$v.log"
-         echo "gpu-ab: $v fails test_gpu_reduce ($out/check-$v.log): not timed" >&2; exit 1 ;;
-    esac
-  done
-  echo "$line (in $((SECONDS - t0)) s)"
+  ab_run_checks gpu-ab
+  echo "gpu-ab: checks done in $((SECONDS - t0)) s"
 fi
 
 status=0

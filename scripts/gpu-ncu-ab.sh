@@ -8,9 +8,11 @@
 #
 #   scripts/gpu-ncu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE]...
 #                         [--launches N] [--cold] [--kernel REGEX]
-#                         [-- DTYPE:LOG2N ...]
+#                         [--check] [-- DTYPE:LOG2N ...]
 #
 #   --flags, --patch  the variants, as in gpu-ab.sh (--patch at most three)
+#   --check     each build's test_gpu_reduce first, as in gpu-ab.sh (a
+#               variant that fails it is not profiled)
 #   --launches  kernels timed per profile (default 15, after 20 skipped)
 #   --cold      Nsight Compute flushes the caches before each kernel
 #               (default: not, the input warm in L2 as in back-to-back calls)
@@ -22,15 +24,15 @@
 # in `cured bench --api --dtype DTYPE` at n = 2^LOG2N. The table: per case
 # and build the median, minimum and maximum over the launches of both
 # profiles (ns), and A's median over each variant's (above 1: the variant
-# is faster). Logs under ${OUT:-out}/ncu-ab/. Exits 1 when a build or a
-# profile fails, 2 on bad usage or without ncu.
+# is faster). Logs under ${OUT:-out}/ncu-ab/. Exits 1 when a build, a
+# check or a profile fails, 2 on bad usage or without ncu.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/ab-variants.sh
 . scripts/ab-variants.sh
-usage() { sed -n '9,20p' "$0" >&2; exit 2; }
+usage() { sed -n '9,22p' "$0" >&2; exit 2; }
 
-flags="" launches=15 cache=none regex=exact_sum
+flags="" launches=15 cache=none regex=exact_sum check=0
 patches=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -39,6 +41,7 @@ while [ $# -gt 0 ]; do
     --launches) [ $# -ge 2 ] || usage; launches=$2; shift 2 ;;
     --cold) cache=all; shift ;;
     --kernel) [ $# -ge 2 ] || usage; regex=$2; shift 2 ;;
+    --check) check=1; shift ;;
     --) shift; break ;;
     *) echo "gpu-ncu-ab: unknown argument '$1'" >&2; usage ;;
   esac
@@ -64,8 +67,10 @@ mkdir -p "$out"
 rm -f "$out"/*.csv
 t0=$SECONDS
 targets=(cured_cli)
+[ "$check" = 1 ] && targets+=(test_gpu_reduce)
 ab_build_all
 echo "gpu-ncu-ab: builds done in $((SECONDS - t0)) s"
+[ "$check" = 1 ] && ab_run_checks gpu-ncu-ab
 
 # profile VARIANT DTYPE LOG2N REP: the durations (ns) of the kernel's
 # launches into $out/VARIANT.DTYPE.LOG2N.REP.csv (ncu's CSV as it is).
