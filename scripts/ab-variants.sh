@@ -7,9 +7,10 @@
 # The sourcing script sets: out (the log folder), ab_dir, flags (extra
 # CMAKE_CUDA_FLAGS for the variants, may be empty), patches (an array of
 # patch files, at most three), targets (an array of the build targets).
-# ab_check_variants checks flags and patches; ab_build_all sets names (a,
-# then the variants' letters) and exits 1 when a copy, a patch or a build
-# fails; ab_run_checks runs each build's GPU test.
+# ab_check_variants checks flags and patches, ab_positive a count;
+# ab_build_all sets names (a, then the variants' letters) and exits 1 when
+# a copy, a patch or a build fails; ab_run_checks runs each build's GPU
+# test.
 
 # ab_check_variants SCRIPT: whether the variants' options make sense
 # (--flags or at least one --patch; at most three patches, each readable);
@@ -27,6 +28,14 @@ ab_check_variants() {
   for p in "${patches[@]}"; do
     [ -r "$p" ] || { echo "$1: cannot read the patch '$p'" >&2; return 1; }
   done
+}
+
+# ab_positive SCRIPT OPTION VALUE: whether VALUE is a positive integer;
+# where not, says so on stderr, as SCRIPT, and returns 1.
+ab_positive() {
+  case "$3" in
+    ''|*[!0-9]*|0) echo "$1: $2 takes a positive integer" >&2; return 1 ;;
+  esac
 }
 
 # ab_build NAME SOURCE BINARY [CUDA FLAGS]: configures and builds cured in

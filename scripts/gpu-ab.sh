@@ -49,7 +49,7 @@ done
 bench_args=("$@")
 [ ${#bench_args[@]} -eq 0 ] && bench_args=(--dtype f32,f64 --min-log2 10 --max-log2 30)
 ab_check_variants gpu-ab || usage
-case "$rounds" in ''|*[!0-9]*|0) echo "gpu-ab: --rounds takes a positive integer" >&2; exit 2 ;; esac
+ab_positive gpu-ab --rounds "$rounds" || exit 2
 
 out="${OUT:-out}/ab"
 check_target=()

@@ -49,7 +49,7 @@ done
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(f32:13 f32:14 f32:16 f64:14 f16:15 f32:20 f32:24)
 ab_check_variants gpu-ncu-ab || usage
-case "$launches" in ''|*[!0-9]*|0) echo "gpu-ncu-ab: --launches takes a positive integer" >&2; exit 2 ;; esac
+ab_positive gpu-ncu-ab --launches "$launches" || exit 2
 for c in "${cases[@]}"; do
   lg=${c#*:}
   case "${c%%:*}" in f16|f32|f64|i32) ;; *) lg=x ;; esac
