@@ -4,10 +4,12 @@
  *
  * defines: EXACT_WS_*, exact_block_state, exact_block_begin,
  *          exact_block_sum, exact_block_digits, exact_write,
- *          exact_block_round, exact_grid_finish
+ *          exact_block_round, exact_block_pieces, exact_grid_finish
  *
  * Each warp sums its lanes' integers and stores the sum as six pieces in
- * its own row of shared memory; warp 0 gathers the rows and the slow
+ * its own row of shared memory (a grid of one block: its five words, made
+ * into pieces only where the short way below declines); warp 0 gathers
+ * the rows and the slow
  * paths' superaccumulator into the block's digits. One block rounds and
  * writes the result (in the common case straight from the warps' sums,
  * without digits: exact_block_round); in a thread-block cluster the other
@@ -97,9 +99,10 @@ __device__ void exact_block_begin(exact_block_state<NDIG> &s)
 /* Each warp's exact sum into its row of s: every thread calls it after its
  * accumulator's finish() with that accumulator's (warp_total, base,
  * special); lanes 0..5 store the warp's six pieces (no atomics: a row per
- * warp), in a grid of one block lanes 6..10 also the sum's five words and
- * lane 0 its base (for exact_block_round), the special bits are ORed into
- * s.special. Ends with a barrier. */
+ * warp), or in a grid of one block lanes 0..4 the sum's five words instead
+ * (exact_block_round's; exact_block_pieces makes the pieces from them
+ * where it declines); lane 0 stores the base and the pieces' first digit,
+ * the special bits are ORed into s.special. Ends with a barrier. */
 template <int NDIG>
 __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
                                 unsigned special)
@@ -107,13 +110,13 @@ __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
     unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     unsigned sp = __reduce_or_sync(FULL_WARP, special);
     bool none = q < 0 || u160_is_zero(w);
-    if (lane < 6) {
+    if (gridDim.x == 1) {
+        if (lane < 5)
+            s.warp_total[warp][lane] = lane == 0 ? w.w0 : lane == 1 ? w.w1
+                                     : lane == 2 ? w.w2 : lane == 3 ? w.w3 : w.w4;
+    } else if (lane < 6) {
         int k;
         s.warp_piece[warp][lane] = none ? 0 : u160_piece(w, q, lane, &k);
-    } else if (lane < 11 && gridDim.x == 1) { /* for exact_block_round */
-        unsigned j = lane - 6;
-        s.warp_total[warp][j] = j == 0 ? w.w0 : j == 1 ? w.w1 : j == 2 ? w.w2
-                              : j == 3 ? w.w3 : w.w4;
     }
     if (lane == 0) {
         s.warp_first[warp] = none ? -8 : q >> 5;
@@ -285,6 +288,29 @@ __device__ bool exact_block_round(const exact_block_state<NDIG> &s, xacc_family 
     return true;
 }
 
+/* A grid of one block whose sum exact_block_round declined: every warp's
+ * six pieces from its five words and base, as exact_block_sum stores them
+ * in larger grids (lane u makes warp u's), so that exact_block_digits can
+ * run. Warp 0 calls it; ends with a warp barrier. */
+template <int NDIG>
+__device__ void exact_block_pieces(exact_block_state<NDIG> &s)
+{
+    unsigned lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
+    if (lane < warps) {
+        int q = s.warp_base[lane];
+        unsigned v[6] = {0u, 0u, 0u, 0u, 0u, 0u};
+        bool neg = false;
+        if (q >= 0) {
+            const unsigned *t = s.warp_total[lane];
+            neg = u160_magnitude_words(u160{t[0], t[1], t[2], t[3], t[4]}, q, v);
+        }
+#pragma unroll
+        for (int j = 0; j < 6; j++)
+            s.warp_piece[lane][j] = neg ? -(int64_t)v[j] : (int64_t)v[j];
+    }
+    __syncwarp();
+}
+
 /* Ends the kernel after exact_block_sum: writes the result (one block or
  * one cluster), or adds this block's digits (a cluster's, in its leader)
  * to the workspace and, in the last to finish, rounds their sum and
@@ -303,8 +329,11 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
         }
         return;
     }
-    if (gridDim.x == 1 && cluster == 1 && exact_block_round<NDIG>(s, f, a))
-        return;
+    if (gridDim.x == 1) { /* no cluster: a cluster divides the grid */
+        if (exact_block_round<NDIG>(s, f, a))
+            return;
+        exact_block_pieces<NDIG>(s);
+    }
     int64_t d[PER];
     exact_block_digits<NDIG>(s, d);
     unsigned special = s.special;
