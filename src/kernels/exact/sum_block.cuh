@@ -2,14 +2,16 @@
  * sums: the threads' exact sums combined, exactly, into one set of digits
  * per block, the blocks' digits into one sum, rounded once.
  *
- * defines: EXACT_WS_*, exact_block_state, exact_block_begin,
- *          exact_block_sum, exact_block_digits, exact_write,
- *          exact_block_round, exact_block_pieces, exact_grid_finish
+ * defines: EXACT_WS_*, exact_block_state, EXACT_SENT_DIGITS,
+ *          exact_block_begin, exact_block_keeps_words, exact_block_sum,
+ *          exact_block_pieces, exact_block_digits,
+ *          exact_write, exact_block_total, exact_round_write,
+ *          exact_block_round, exact_cluster_gather, exact_grid_finish
  *
  * Each warp sums its lanes' integers and stores the sum as six pieces in
- * its own row of shared memory (a grid of one block: its five words, made
- * into pieces only where the short way below declines); warp 0 gathers
- * the rows and the slow
+ * its own row of shared memory (a grid of one block or a cluster: its five
+ * words, made into pieces only where the short ways decline); warp 0
+ * gathers the rows and the slow
  * paths' superaccumulator into the block's digits. One block rounds and
  * writes the result (in the common case straight from the warps' sums,
  * without digits: exact_block_round); in a thread-block cluster the other
@@ -45,10 +47,17 @@ struct exact_block_state {
     unsigned warp_total[32][5]; /* each warp's sum itself (a u160) */
     int warp_base[32];         /* its units' exponent q, -1 when zero */
     unsigned special;
-    /* a cluster's leader: the other blocks' digits and special bits */
+    /* a cluster's leader: the other blocks' digits and special bits, or
+     * their sums as one u160 each (exact_block_total), and which
+     * (cluster_base: the sum's base q, -1 a zero sum, EXACT_SENT_DIGITS) */
     int64_t cluster_digits[CURED_REDUCE_CLUSTER_MAX - 1][NDIG];
     unsigned cluster_special[CURED_REDUCE_CLUSTER_MAX - 1];
+    unsigned cluster_total[CURED_REDUCE_CLUSTER_MAX - 1][5];
+    int cluster_base[CURED_REDUCE_CLUSTER_MAX - 1];
 };
+
+/* cluster_base of a block that sent its digits. */
+#define EXACT_SENT_DIGITS (-2)
 
 /* The blocks of this block's cluster: 1 outside a cluster and before
  * sm_90 (and in the model, which runs a launch as one without clusters). */
@@ -96,13 +105,20 @@ __device__ void exact_block_begin(exact_block_state<NDIG> &s)
     __syncthreads();
 }
 
+/* Whether this block's warps store their sums as words (a grid of one
+ * block, a cluster: exact_block_total adds them) rather than pieces. */
+__device__ inline bool exact_block_keeps_words()
+{
+    return gridDim.x == 1 || exact_cluster_size() > 1;
+}
+
 /* Each warp's exact sum into its row of s: every thread calls it after its
  * accumulator's finish() with that accumulator's (warp_total, base,
  * special); lanes 0..5 store the warp's six pieces (no atomics: a row per
- * warp), or in a grid of one block lanes 0..4 the sum's five words instead
- * (exact_block_round's; exact_block_pieces makes the pieces from them
- * where it declines); lane 0 stores the base and the pieces' first digit,
- * the special bits are ORed into s.special. Ends with a barrier. */
+ * warp), or where exact_block_keeps_words lanes 0..4 the sum's five words
+ * instead (exact_block_pieces makes the pieces from them where the short
+ * ways decline); lane 0 stores the base and the pieces' first digit, the
+ * special bits are ORed into s.special. Ends with a barrier. */
 template <int NDIG>
 __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
                                 unsigned special)
@@ -110,10 +126,9 @@ __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
     unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     unsigned sp = __reduce_or_sync(FULL_WARP, special);
     bool none = q < 0 || u160_is_zero(w);
-    if (gridDim.x == 1) {
+    if (exact_block_keeps_words()) {
         if (lane < 5)
-            s.warp_total[warp][lane] = lane == 0 ? w.w0 : lane == 1 ? w.w1
-                                     : lane == 2 ? w.w2 : lane == 3 ? w.w3 : w.w4;
+            s.warp_total[warp][lane] = u160_word(w, lane); /* exact_block_total */
     } else if (lane < 6) {
         int k;
         s.warp_piece[warp][lane] = none ? 0 : u160_piece(w, q, lane, &k);
@@ -125,6 +140,29 @@ __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
             atomicOr(&s.special, sp);
     }
     __syncthreads();
+}
+
+/* Where the warps stored words (exact_block_keeps_words) and a short way
+ * declined: every warp's six pieces from its five words and base, as
+ * exact_block_sum stores them otherwise (lane u makes warp u's), so that
+ * exact_block_digits can run. Warp 0 calls it; ends with a warp barrier. */
+template <int NDIG>
+__device__ void exact_block_pieces(exact_block_state<NDIG> &s)
+{
+    unsigned lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
+    if (lane < warps) {
+        int q = s.warp_base[lane];
+        unsigned v[6] = {0u, 0u, 0u, 0u, 0u, 0u};
+        bool neg = false;
+        if (q >= 0) {
+            const unsigned *t = s.warp_total[lane];
+            neg = u160_magnitude_words(u160{t[0], t[1], t[2], t[3], t[4]}, q, v);
+        }
+#pragma unroll
+        for (int j = 0; j < 6; j++)
+            s.warp_piece[lane][j] = neg ? -(int64_t)v[j] : (int64_t)v[j];
+    }
+    __syncwarp();
 }
 
 /* The block's digits in warp 0's registers (digit lane + 32 i in d[i]):
@@ -197,71 +235,21 @@ __device__ inline void exact_write(xacc_family f, warp_normal<NDIG> &n, unsigned
         *(unsigned *)a.out = (unsigned)bits;
 }
 
-/* The cluster's digits into its leader's (rank 0) warp 0: every other
- * block's warp 0 stores its digits d and special bits in the leader's
- * shared memory, releases them at the cluster barrier and returns false;
- * the leader's warp 0 waits there, adds them to its own d and special
- * (digits below 2^33 after the carry step: at most 16 of them, below
- * 2^37) and returns true. Warp 0 calls it, in a cluster only; the other
- * warps pass the barrier in exact_grid_finish. */
-template <int NDIG>
-__device__ bool exact_cluster_gather(exact_block_state<NDIG> &s,
-                                     int64_t (&d)[warp_digit_count<NDIG>::PER],
-                                     unsigned &special)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const int PER = warp_digit_count<NDIG>::PER;
-    unsigned lane = threadIdx.x & 31u;
-    unsigned rank = __clusterRelativeBlockRank(), size = __clusterSizeInBlocks();
-    exact_cluster_wait(); /* every block of the cluster has started */
-    if (rank != 0) {
-        exact_block_state<NDIG> *lead =
-            (exact_block_state<NDIG> *)__cluster_map_shared_rank(&s, 0);
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            if (D < NDIG)
-                lead->cluster_digits[rank - 1][D] = d[i];
-        }
-        if (lane == 0)
-            lead->cluster_special[rank - 1] = special;
-        exact_cluster_arrive(true);
-        return false;
-    }
-    exact_cluster_arrive(false);
-    exact_cluster_wait(); /* every other block's stores */
-    for (unsigned k = 0; k + 1 < size; k++) {
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            if (D < NDIG)
-                d[i] += s.cluster_digits[k][D];
-        }
-        special |= s.cluster_special[k];
-    }
-#endif
-    return true;
-}
-
-/* The short way to one block's result, for the common case: when no
- * element took a slow path (the superaccumulator is zero, no special
- * bits) and every warp with a nonzero sum has the same base q, the block's
- * sum is the plain sum of the warps' 160-bit sums in units 2^q (each below
+/* The block's sum as one u160 in units 2^q, in every lane of warp 0, for
+ * the common case: no element took a slow path (the superaccumulator is
+ * zero, no special bits) and every warp with a nonzero sum has the same
+ * base q. Then it is the plain sum of the warps' 160-bit sums (each below
  * 2^146 in magnitude, docs/exact.md, so 32 of them below 2^151: no
- * overflow), summed by redux.sync and rounded once, with no digits, carry
- * chains or ballots. Writes the result and returns true; returns false,
- * having written nothing, where the case is not that one (or where the
- * sharded path wants the exact state). Warp 0 calls it, after
- * exact_block_sum's barrier, in a grid of one block outside a cluster. */
+ * overflow), by redux.sync; q is -1 for a zero sum. Returns false, q and
+ * total untouched, where the case is not that one. Warp 0 calls it, after
+ * exact_block_sum's barrier, in a grid of one block or a cluster (where
+ * exact_block_sum stored the warps' sums). */
 template <int NDIG>
-__device__ bool exact_block_round(const exact_block_state<NDIG> &s, xacc_family f,
-                                  const cured_reduce_kernel_args &a)
+__device__ bool exact_block_total(const exact_block_state<NDIG> &s, u160 &total, int &q)
 {
     const int PER = warp_digit_count<NDIG>::PER;
     unsigned lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
-    if (a.flags & SHARD_KERNEL_STATE)
-        return false;
-    int q = lane < warps ? s.warp_base[lane] : -1;
+    int b = lane < warps ? s.warp_base[lane] : -1;
     bool clean = true;
 #pragma unroll
     for (int i = 0; i < PER; i++) {
@@ -269,46 +257,145 @@ __device__ bool exact_block_round(const exact_block_state<NDIG> &s, xacc_family 
         if (D < NDIG && s.digits[D] != 0)
             clean = false;
     }
-    int top = __reduce_max_sync(FULL_WARP, q);
-    if (!__all_sync(FULL_WARP, clean && (q < 0 || q == top)) || top < 0 || s.special)
+    int top = __reduce_max_sync(FULL_WARP, b);
+    if (!__all_sync(FULL_WARP, clean && (b < 0 || b == top)) || s.special)
         return false;
     unsigned w[5];
 #pragma unroll
     for (int j = 0; j < 5; j++)
-        w[j] = q >= 0 ? s.warp_total[lane][j] : 0u;
-    u160 sum = warp_sum_words<5>(w);
+        w[j] = b >= 0 ? s.warp_total[lane][j] : 0u;
+    total = warp_sum_words<5>(w);
+    q = top;
+    return true;
+}
+
+/* Rounds sum (units 2^q, |sum| < 2^159) once and writes the result (lane
+ * 0). Warp 0 calls it. */
+__device__ inline void exact_round_write(xacc_family f, const u160 &sum, int q,
+                                         const cured_reduce_kernel_args &a)
+{
     int to_f64 = f == XACC_F64 || (a.flags & CURED_REDUCE_F64);
-    uint64_t bits = u160_round(f, sum, top, to_f64);
-    if (lane == 0) {
+    uint64_t bits = u160_round(f, sum, q, to_f64);
+    if ((threadIdx.x & 31u) == 0) {
         if (to_f64)
             *(unsigned long long *)a.out = bits;
         else
             *(unsigned *)a.out = (unsigned)bits;
     }
+}
+
+/* The short way to one block's result: exact_block_total's sum rounded
+ * once, with no digits, carry chains or ballots. Writes the result and
+ * returns true; returns false, having written nothing, where
+ * exact_block_total declines, for a zero sum (the digits path writes +0
+ * or the special) or where the sharded path wants the exact state. Warp 0
+ * calls it, in a grid of one block outside a cluster. */
+template <int NDIG>
+__device__ bool exact_block_round(const exact_block_state<NDIG> &s, xacc_family f,
+                                  const cured_reduce_kernel_args &a)
+{
+    u160 total;
+    int q = -1;
+    if ((a.flags & SHARD_KERNEL_STATE) || !exact_block_total<NDIG>(s, total, q) || q < 0)
+        return false;
+    exact_round_write(f, total, q, a);
     return true;
 }
 
-/* A grid of one block whose sum exact_block_round declined: every warp's
- * six pieces from its five words and base, as exact_block_sum stores them
- * in larger grids (lane u makes warp u's), so that exact_block_digits can
- * run. Warp 0 calls it; ends with a warp barrier. */
+/* What exact_cluster_gather did. */
+enum { GATHER_SENT, GATHER_WRITTEN, GATHER_DIGITS };
+
+/* A cluster's blocks into its leader (rank 0), by warp 0 of each. Every
+ * other block stores in the leader's shared memory either its sum as one
+ * u160 and base (when exact_block_total takes it: no digits made) or its
+ * digits d, with its special bits, releases them at the cluster barrier
+ * and returns GATHER_SENT. The leader's warp 0 waits there; when the
+ * cluster is the whole grid and every block sent a sum (or the leader has
+ * one) on one base, it adds those sums (16 below 2^151 stay below 2^155)
+ * by redux.sync, rounds, writes and returns GATHER_WRITTEN; otherwise it
+ * makes its own digits d and special, adds every block's digits, or the
+ * six pieces of its sum (each below 2^32, one per digit, as the digits
+ * after the carry step: 16 of them stay below 2^37), and returns
+ * GATHER_DIGITS. The other warps pass the barrier in exact_grid_finish. */
 template <int NDIG>
-__device__ void exact_block_pieces(exact_block_state<NDIG> &s)
+__device__ int exact_cluster_gather(exact_block_state<NDIG> &s, xacc_family f,
+                                    const cured_reduce_kernel_args &a,
+                                    int64_t (&d)[warp_digit_count<NDIG>::PER],
+                                    unsigned &special)
 {
-    unsigned lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
-    if (lane < warps) {
-        int q = s.warp_base[lane];
-        unsigned v[6] = {0u, 0u, 0u, 0u, 0u, 0u};
-        bool neg = false;
-        if (q >= 0) {
-            const unsigned *t = s.warp_total[lane];
-            neg = u160_magnitude_words(u160{t[0], t[1], t[2], t[3], t[4]}, q, v);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const int PER = warp_digit_count<NDIG>::PER;
+    unsigned lane = threadIdx.x & 31u;
+    unsigned rank = __clusterRelativeBlockRank(), size = __clusterSizeInBlocks();
+    u160 total = {0, 0, 0, 0, 0};
+    int q = -1;
+    bool one = !(a.flags & SHARD_KERNEL_STATE) && exact_block_total<NDIG>(s, total, q);
+    if (rank != 0) {
+        if (!one) {
+            exact_block_pieces<NDIG>(s);
+            exact_block_digits<NDIG>(s, d);
         }
+        exact_cluster_wait(); /* every block of the cluster has started */
+        exact_block_state<NDIG> *lead =
+            (exact_block_state<NDIG> *)__cluster_map_shared_rank(&s, 0);
+        if (one) {
+            if (lane < 5)
+                lead->cluster_total[rank - 1][lane] = u160_word(total, lane);
+        } else {
 #pragma unroll
-        for (int j = 0; j < 6; j++)
-            s.warp_piece[lane][j] = neg ? -(int64_t)v[j] : (int64_t)v[j];
+            for (int i = 0; i < PER; i++) {
+                int D = (int)lane + 32 * i;
+                if (D < NDIG)
+                    lead->cluster_digits[rank - 1][D] = d[i];
+            }
+        }
+        if (lane == 0) {
+            lead->cluster_base[rank - 1] = one ? q : EXACT_SENT_DIGITS;
+            lead->cluster_special[rank - 1] = s.special;
+        }
+        exact_cluster_arrive(true);
+        return GATHER_SENT;
     }
-    __syncwarp();
+    exact_cluster_arrive(false);
+    exact_cluster_wait(); /* every other block's stores */
+    /* lane k < size: block k's base (lane 0: this block's) */
+    int b = lane == 0 ? (one ? q : EXACT_SENT_DIGITS)
+                      : lane < size ? s.cluster_base[lane - 1] : -1;
+    int top = __reduce_max_sync(FULL_WARP, b);
+    if (gridDim.x == size && top >= 0 && __all_sync(FULL_WARP, b == -1 || b == top)) {
+        unsigned w[5];
+#pragma unroll
+        for (int j = 0; j < 5; j++)
+            w[j] = b < 0 ? 0u : lane == 0 ? u160_word(total, j) : s.cluster_total[lane - 1][j];
+        exact_round_write(f, warp_sum_words<5>(w), top, a);
+        return GATHER_WRITTEN;
+    }
+    exact_block_pieces<NDIG>(s);
+    exact_block_digits<NDIG>(s, d);
+    special = s.special;
+    for (unsigned k = 0; k + 1 < size; k++) {
+        int bk = s.cluster_base[k];
+        if (bk == EXACT_SENT_DIGITS) {
+#pragma unroll
+            for (int i = 0; i < PER; i++) {
+                int D = (int)lane + 32 * i;
+                if (D < NDIG)
+                    d[i] += s.cluster_digits[k][D];
+            }
+        } else if (bk >= 0) {
+            const unsigned *t = s.cluster_total[k];
+            u160 sum = {t[0], t[1], t[2], t[3], t[4]};
+#pragma unroll
+            for (int i = 0; i < PER; i++) {
+                int j = (int)lane + 32 * i - (bk >> 5), first;
+                if (j >= 0 && j < 6)
+                    d[i] += u160_piece(sum, bk, (unsigned)j, &first);
+            }
+        }
+        special |= s.cluster_special[k];
+    }
+#endif
+    return GATHER_DIGITS;
 }
 
 /* Ends the kernel after exact_block_sum: writes the result (one block or
@@ -329,16 +416,20 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
         }
         return;
     }
-    if (gridDim.x == 1) { /* no cluster: a cluster divides the grid */
-        if (exact_block_round<NDIG>(s, f, a))
-            return;
-        exact_block_pieces<NDIG>(s);
-    }
     int64_t d[PER];
-    exact_block_digits<NDIG>(s, d);
-    unsigned special = s.special;
-    if (cluster > 1 && !exact_cluster_gather<NDIG>(s, d, special))
-        return;
+    unsigned special;
+    if (cluster > 1) {
+        if (exact_cluster_gather<NDIG>(s, f, a, d, special) != GATHER_DIGITS)
+            return;
+    } else {
+        if (gridDim.x == 1) {
+            if (exact_block_round<NDIG>(s, f, a))
+                return;
+            exact_block_pieces<NDIG>(s);
+        }
+        exact_block_digits<NDIG>(s, d);
+        special = s.special;
+    }
     unsigned leaders = gridDim.x / cluster; /* blocks that go on */
     char *ws = (char *)a.workspace;
     unsigned *counter = (unsigned *)(ws + EXACT_WS_COUNTER);

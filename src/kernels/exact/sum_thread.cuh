@@ -2,10 +2,10 @@
  * one thread does with each element it loads.
  *
  * defines: sacc_add_pieces, sacc_add_elem, u128, u160 (and their adds,
- *          pieces, rounding and warp sums: u160_magnitude_words,
- *          u160_piece, u160_round, warp_sum_words, warp_sum), narrow_acc
- *          (f32, bf16), half_acc (f16), wide_acc (f64), plain_acc (the
- *          not-exact variant)
+ *          words, pieces, rounding and warp sums: u160_word,
+ *          u160_magnitude_words, u160_piece, u160_round, warp_sum_words,
+ *          warp_sum), narrow_acc (f32, bf16), half_acc (f16), wide_acc
+ *          (f64), plain_acc (the not-exact variant)
  *
  * Every accumulator keeps, per thread, an exact integer sum in registers
  * (two's complement, in units 2^(base() + EMIN), base() its window's) and
@@ -148,6 +148,13 @@ __device__ inline void u160_add_s64_shl(u160 &a, long long v)
         w[i] = S % 32 ? __funnelshift_l(lo, hi, S % 32) : hi;
     }
     u160_add(a, u160{w[0], w[1], w[2], w[3], w[4]});
+}
+
+/* Word j (0..4) of a, by selects (an indexed pick would put a in local
+ * memory). */
+__device__ inline unsigned u160_word(const u160 &a, unsigned j)
+{
+    return j == 0 ? a.w0 : j == 1 ? a.w1 : j == 2 ? a.w2 : j == 3 ? a.w3 : a.w4;
 }
 
 /* a's magnitude (a two's complement, |a| < 2^159) shifted left by
