@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "grid_dependency.cuh"
+#include "grid_ticket.cuh"
 #include "order.h"
 #include "reduce_kernels.h"
 #include "reduce_load.cuh"
@@ -79,13 +80,11 @@ __device__ void grid_one_value(V v, V identity, const cured_reduce_kernel_args &
     const size_t STRIDE = CURED_REDUCE_PARTIAL_BYTES / sizeof(V);
     if (threadIdx.x == 0) {
         partials[blockIdx.x * STRIDE] = v;
-        __threadfence();
-        am_last = atomicAdd(counter, 1u) == gridDim.x - 1;
+        am_last = grid_ticket(counter) == gridDim.x - 1;
     }
-    __syncthreads();
+    __syncthreads(); /* thread 0's acquire, before every thread's reads */
     if (!am_last)
         return;
-    __threadfence();
     /* thread t combines partials t, t + B, ...; then the block */
     V mine = identity;
     for (unsigned g = threadIdx.x; g < gridDim.x; g += blockDim.x) {

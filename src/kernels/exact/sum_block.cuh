@@ -24,6 +24,7 @@
 #ifndef CURED_SUM_BLOCK_CUH
 #define CURED_SUM_BLOCK_CUH
 
+#include "grid_ticket.cuh"
 #include "reduce_kernels.h"
 #include "round_warp.cuh"
 #include "shard_state.h"
@@ -444,17 +445,17 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
         }
         if (lane == 0 && special)
             atomicOr(gspecial, special);
-        __threadfence(); /* each lane's adds, before the ticket */
-        __syncwarp();
+        __syncwarp(); /* every lane's adds, before lane 0's ticket */
         unsigned last = 0;
         if (lane == 0)
-            last = atomicAdd(counter, 1u) == leaders - 1;
+            last = grid_ticket(counter) == leaders - 1;
         if (!__shfl_sync(FULL_WARP, last, 0))
             return;
 
-        /* The last block: every block's adds are done and fenced. Sums of
-         * at most 4096 digits below 2^37: below 2^49. */
-        __threadfence();
+        /* The last block: the ticket acquired every block's adds; the
+         * barrier orders lane 0's acquire before every lane's reads. Sums
+         * of at most 4096 digits below 2^37: below 2^49. */
+        __syncwarp();
 #pragma unroll
         for (int i = 0; i < PER; i++) {
             int D = (int)lane + 32 * i;
