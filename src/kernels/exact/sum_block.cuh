@@ -357,6 +357,11 @@ __device__ int exact_cluster_gather(exact_block_state<NDIG> &s, xacc_family f,
         exact_cluster_arrive(true);
         return GATHER_SENT;
     }
+    /* the barrier's first phase, then its second: a thread arrives once
+     * per phase, so the leader too waits out the first before arriving
+     * again (arriving twice let the second phase end before the other
+     * blocks' stores: compute-sanitizer's racecheck saw it) */
+    exact_cluster_wait();
     exact_cluster_arrive(false);
     exact_cluster_wait(); /* every other block's stores */
     /* lane k < size: block k's base (lane 0: this block's) */
