@@ -267,9 +267,16 @@ typedef enum cured_model_access_kind {
 /* One warp-level memory access, after generic addresses were resolved.
  * A generic instruction whose lanes fall in several spaces is reported as
  * one access per space. */
+/* cured_model_access.space of an access to another CTA's shared memory
+ * in the thread-block cluster (distributed shared memory, through mapa):
+ * addr holds that block's linear index << 32 | the offset in its window.
+ * Not a ptx_space, so observers that switch on those pass it by. */
+#define CURED_MODEL_SPACE_CLUSTER_SHARED 0x40
+
 typedef struct cured_model_access {
     const cured_model_event *event;
-    uint8_t space;           /* ptx_space: GLOBAL, SHARED, LOCAL, CONST, PARAM */
+    uint8_t space;           /* ptx_space: GLOBAL, SHARED, LOCAL, CONST, PARAM;
+                                or CURED_MODEL_SPACE_CLUSTER_SHARED */
     uint8_t kind;            /* cured_model_access_kind */
     uint8_t size;            /* bytes per lane, all vector elements
                                 (ld.v4.f32: 16) */
@@ -354,6 +361,11 @@ typedef struct cured_model_launch {
     int function;                  /* an .entry's index */
     cured_model_dim3 grid;
     cured_model_dim3 block;
+    cured_model_dim3 cluster;      /* thread-block cluster dimensions
+                                      (blocks, each dividing the grid's; at
+                                      most 16 blocks); all 0: the kernel's
+                                      .reqnctapercluster, else clusters of
+                                      one block (a launch without them) */
     uint32_t dynamic_shared_bytes;
     const void *params;            /* the kernel's parameter block, laid out
                                       as the entry's .param symbols say

@@ -127,7 +127,9 @@ static void on_instr(void *ctx, const cured_model_event *e)
 }
 
 /* Sends a shared access to the race/init shadow, a global one to the
- * global init shadow; other spaces are not checked here. */
+ * global init shadow, another CTA's write into this block's shared memory
+ * (a cluster's) to the shadow as written bytes; other spaces are not
+ * checked here. */
 static void on_access(void *ctx, const cured_model_access *a)
 {
     cured_model_checks *c = ctx;
@@ -137,6 +139,14 @@ static void on_access(void *ctx, const cured_model_access *a)
             checks_shared_access(c, b, a);
     } else if (a->space == PTX_S_GLOBAL) {
         checks_global_access(c, a);
+    } else if (a->space == CURED_MODEL_SPACE_CLUSTER_SHARED && a->kind != CURED_MODEL_LOAD) {
+        for (int lane = 0; lane < CURED_MODEL_WARP_SIZE; lane++) {
+            if (!(a->mask >> lane & 1u))
+                continue;
+            checks_block *b = find_block(c, (uint32_t)(a->addr[lane] >> 32));
+            if (b)
+                checks_shared_remote_write(b, (uint32_t)a->addr[lane], a->size);
+        }
     }
 }
 

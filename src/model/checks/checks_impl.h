@@ -88,6 +88,10 @@ struct cured_model_checks {
 void checks_shared_access(cured_model_checks *c, checks_block *b,
                           const cured_model_access *a);
 
+/* Another CTA of the cluster wrote `size` bytes at `offset` of b's shared
+ * memory: they read as written, ordered with every access of b's. */
+void checks_shared_remote_write(checks_block *b, uint32_t offset, uint32_t size);
+
 /* Orders the lanes `mask` of warp `warp` of block b with each other. */
 void checks_warp_sync(checks_block *b, uint32_t warp, uint32_t mask);
 

@@ -1,7 +1,7 @@
 /* checks_shared.c - the shared-memory shadow: races (racecheck) and reads of
  * bytes no thread wrote (initcheck, shared side).
  *
- * defines: checks_shared_access, checks_warp_sync
+ * defines: checks_shared_access, checks_shared_remote_write, checks_warp_sync
  *
  * Each shared byte of a running block keeps its last write and the reads
  * since then, each as a checks_ref: the thread, the block's barrier count,
@@ -12,6 +12,11 @@
  * has made q's lane see a clock of p's lane newer than p's. Warp syncs merge
  * per-lane vector clocks (32 x 32 per warp), so orderings chain through
  * lanes as they do on the GPU.
+ *
+ * Another CTA of a thread-block cluster writing here (distributed shared
+ * memory) only marks the bytes written: the shadow orders one block's
+ * threads, so such writes are not race-checked (the cluster barrier's
+ * misuse is the interpreter's to report).
  */
 #include "checks_impl.h"
 
@@ -248,6 +253,22 @@ void checks_shared_access(cured_model_checks *c, checks_block *b, const cured_mo
                 reported_uninit = 1;
             }
         }
+    }
+}
+
+void checks_shared_remote_write(checks_block *b, uint32_t offset, uint32_t size)
+{
+    if (offset >= CHECKS_MAX_SHARED || ensure_cells(b, (size_t)offset + size) != 0)
+        return;
+    for (uint32_t k = 0; k < size; k++) {
+        checks_cell *cell = &b->cells[offset + k];
+        memset(cell, 0, sizeof *cell);
+        cell->gen = b->gen;
+        cell->written = 1;
+        /* no barrier count is ever this one: ordered with every access */
+        cell->write.epoch = UINT32_MAX;
+        cell->write.thread = UINT16_MAX;
+        cell->write.kind = CURED_MODEL_STORE;
     }
 }
 

@@ -1,12 +1,15 @@
 /* exec.c - the interpreter's entry point: checks a launch, lays out what
  * it needs (register windows, call frames, per-thread params, local and
- * shared memory), runs the grid block by block and fills the result.
+ * shared memory), runs the grid cluster by cluster and fills the result.
  *
  * defines: cured_model_run
  *
  * Blocks run one after another in linear order (x fastest), so a kernel
  * that lets the last block to finish do the final step (single-pass
- * reduction with a __device__ counter) works. Within a block, a warp runs
+ * reduction with a __device__ counter) works. In a launch with thread-
+ * block clusters, the clusters run one after another and the CTAs of one
+ * together, in passes over them in rank order (cluster_run); without, each
+ * block is a cluster of one and runs alone. Within a block, a warp runs
  * until it blocks at a barrier, waits at a warp-synchronous instruction or
  * exits, then the next warp runs (exec_step.c); when every live thread
  * has arrived at a barrier it is released and the warps go on from warp 0,
@@ -26,6 +29,8 @@
 
 #define EXEC_MAX_THREADS 1024
 #define EXEC_MAX_SHARED (227u * 1024)
+#define EXEC_MAX_CLUSTER 16     /* blocks a cluster may hold (sm_90's
+                                   non-portable limit) */
 
 // ----------------------------------------------------------------------------
 // Launch checks
@@ -57,6 +62,48 @@ static uint64_t shared_window(const cured_model_launch *l, uint64_t *dyn_base)
     uint64_t st = m->functions[l->function].shared_static_bytes;
     *dyn_base = (st + align - 1) / align * align;
     return *dyn_base + l->dynamic_shared_bytes;
+}
+
+/* The launch's cluster dimensions into c (NULL: only checked): its own,
+ * else the kernel's .reqnctapercluster, else 1 x 1 x 1. Returns 0, or -1
+ * with a CURED_MODEL_FIND_BAD_LAUNCH finding: a zero dimension among
+ * nonzero ones, one that does not divide the grid's, more than
+ * EXEC_MAX_CLUSTER blocks, or dimensions other than the kernel's. */
+static int cluster_dims(const cured_model_launch *l, exec_cluster *c, cured_model_result *r)
+{
+    const ptx_function *f = &l->module->functions[l->function];
+    const uint32_t *req = f->reqnctapercluster;
+    uint32_t d[3] = {l->cluster.x, l->cluster.y, l->cluster.z};
+    int given = d[0] || d[1] || d[2];
+    int kernel = req[0] != 0;
+    if (!given) {
+        for (int i = 0; i < 3; i++)
+            d[i] = kernel ? req[i] : 1;
+    } else if (!d[0] || !d[1] || !d[2]) {
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,
+                       "cluster %ux%ux%u: every dimension is 1 or more (all 0: no cluster)",
+                       d[0], d[1], d[2]);
+        return -1;
+    } else if (kernel && (d[0] != req[0] || d[1] != req[1] || d[2] != req[2])) {
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,
+                       "cluster %ux%ux%u, but %s was compiled for clusters of %ux%ux%u "
+                       "(.reqnctapercluster)", d[0], d[1], d[2], f->name, req[0], req[1], req[2]);
+        return -1;
+    }
+    uint64_t ncta = (uint64_t)d[0] * d[1] * d[2];
+    if (ncta > EXEC_MAX_CLUSTER || l->grid.x % d[0] || l->grid.y % d[1] || l->grid.z % d[2]) {
+        launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH,
+                       "cluster %ux%ux%u for grid %ux%ux%u: a cluster holds 1 to %d blocks and "
+                       "each of its dimensions divides the grid's", d[0], d[1], d[2],
+                       l->grid.x, l->grid.y, l->grid.z, EXEC_MAX_CLUSTER);
+        return -1;
+    }
+    if (c != NULL) {
+        memcpy(c->dim, d, sizeof d);
+        c->ncta = (uint32_t)ncta;
+        c->explicit_dims = given || kernel;
+    }
+    return 0;
 }
 
 /* Checks what cured_model_run needs before anything runs. Returns 0, or -1 with
@@ -115,6 +162,8 @@ static int launch_check(const cured_model_launch *l, cured_model_result *r)
                        l->params ? l->params_size : (size_t)0);
         return -1;
     }
+    if (cluster_dims(l, NULL, r) != 0)
+        return -1;
     if (l->nobservers < 0 || (l->nobservers > 0 && l->observers == NULL)) {
         launch_finding(r, CURED_MODEL_FIND_BAD_LAUNCH, "nobservers is %d but observers is NULL",
                        l->nobservers);
@@ -201,12 +250,11 @@ static int layout_tparams(exec_launch *x)
 // ----------------------------------------------------------------------------
 // Block state
 
-/* Allocates the block's warps, windows and memories. Returns 0 or -1. */
-static int block_alloc(exec_launch *x)
+/* Allocates CTA b's warps, windows and memories. Returns 0 or -1. */
+static int block_alloc(exec_launch *x, exec_block *b)
 {
     const cured_model_launch *l = x->launch;
     const cured_model_module *m = x->module;
-    exec_block *b = &x->block;
     b->threads = l->block.x * l->block.y * l->block.z;
     b->nwarps = (int)((b->threads + CURED_MODEL_WARP_SIZE - 1) / CURED_MODEL_WARP_SIZE);
     b->shared_bytes = shared_window(l, &b->dyn_base);
@@ -240,10 +288,9 @@ static int block_alloc(exec_launch *x)
     return 0;
 }
 
-/* Frees what block_alloc made (any part may be missing). */
-static void block_free(exec_launch *x)
+/* Frees what block_alloc made for b (any part may be missing). */
+static void block_free(exec_launch *x, exec_block *b)
 {
-    exec_block *b = &x->block;
     for (int wi = 0; b->warps != NULL && wi < b->nwarps; wi++) {
         exec_warp *w = &b->warps[wi];
         for (int fi = 0; w->regs != NULL && fi < x->module->nfunctions; fi++)
@@ -259,20 +306,44 @@ static void block_free(exec_launch *x)
     free(b->local);
 }
 
-/* Resets the block's state for block `bi` of the grid. */
-static void block_reset(exec_launch *x, uint32_t bi)
+/* Allocates the cluster's CTAs. Returns 0 or -1. */
+static int cluster_alloc(exec_launch *x)
+{
+    exec_cluster *c = &x->cluster;
+    c->ctas = calloc(c->ncta, sizeof *c->ctas);
+    if (c->ctas == NULL)
+        return -1;
+    for (uint32_t r = 0; r < c->ncta; r++)
+        if (block_alloc(x, &c->ctas[r]) != 0)
+            return -1;
+    x->block = &c->ctas[0];
+    return 0;
+}
+
+/* Frees the cluster's CTAs (any part may be missing). */
+static void cluster_free(exec_launch *x)
+{
+    exec_cluster *c = &x->cluster;
+    for (uint32_t r = 0; c->ctas != NULL && r < c->ncta; r++)
+        block_free(x, &c->ctas[r]);
+    free(c->ctas);
+}
+
+/* Resets CTA b's state for the block with linear index bi of the grid,
+ * rank `rank` of its cluster. */
+static void block_reset(exec_launch *x, exec_block *b, uint32_t bi, uint32_t rank)
 {
     const cured_model_launch *l = x->launch;
     const cured_model_module *m = x->module;
-    exec_block *b = &x->block;
     b->index = bi;
+    b->rank = rank;
     b->ctaid[0] = bi % l->grid.x;
     b->ctaid[1] = (bi / l->grid.x) % l->grid.y;
     b->ctaid[2] = bi / (l->grid.x * l->grid.y);
     b->live = b->threads;
+    b->released = 0;
     memset(b->arrived, 0, sizeof b->arrived);
     memset(b->expect, 0, sizeof b->expect);
-    b->cluster_count = b->cluster_phase = 0;
     memset(b->shared, 0, (size_t)b->shared_bytes);
     memset(b->local, 0, (size_t)(b->threads * x->local_stack));
     for (int wi = 0; wi < b->nwarps; wi++) {
@@ -303,27 +374,64 @@ static void block_reset(exec_launch *x, uint32_t bi)
     }
 }
 
-/* Runs the block now in x->block to its end (or the launch's stop). */
-static void block_run(exec_launch *x)
+/* Lets every runnable warp of CTA b run until it blocks (after a barrier
+ * is released, from warp 0 again). Returns 1 when some warp ran. */
+static int block_pass(exec_launch *x, exec_block *b)
 {
-    exec_block *b = &x->block;
-    for (;;) {
-        int ran = 0;
-        for (int wi = 0; wi < b->nwarps && !x->stop; wi++) {
-            if (b->warps[wi].cur) {
-                ran = 1;
-                exec_warp_run(x, &b->warps[wi]);
-                if (b->released)
-                    wi = -1;    /* after a barrier, from warp 0 again */
+    int ran = 0;
+    x->block = b;
+    for (int wi = 0; wi < b->nwarps && !x->stop; wi++) {
+        if (b->warps[wi].cur) {
+            ran = 1;
+            exec_warp_run(x, &b->warps[wi]);
+            if (b->released) {
+                b->released = 0;
+                wi = -1;    /* after a barrier, from warp 0 again */
             }
         }
-        if (x->stop || b->live == 0)
+    }
+    return ran;
+}
+
+/* Runs the cluster's CTAs together to their end (or the launch's stop):
+ * passes over them in rank order until no thread is left; a pass in which
+ * no warp of any CTA can run is a deadlock, reported in a CTA with live
+ * threads. A cluster of one CTA runs as a lone block. */
+static void cluster_run(exec_launch *x)
+{
+    exec_cluster *c = &x->cluster;
+    for (;;) {
+        int ran = 0, live = 0;
+        for (uint32_t r = 0; r < c->ncta && !x->stop; r++)
+            if (c->ctas[r].live)
+                ran |= block_pass(x, &c->ctas[r]);
+        for (uint32_t r = 0; r < c->ncta; r++)
+            if (c->ctas[r].live) {
+                live = 1;
+                x->block = &c->ctas[r];
+                break;
+            }
+        if (x->stop || !live)
             return;
         if (!ran) {
             exec_wait_deadlock(x);
             return;
         }
     }
+}
+
+/* The linear block index of rank `rank` in cluster k (clusters in linear
+ * order, x fastest; ranks x fastest within a cluster). */
+static uint32_t cluster_block(const exec_launch *x, uint64_t k, uint32_t rank)
+{
+    const cured_model_launch *l = x->launch;
+    const exec_cluster *c = &x->cluster;
+    uint32_t ncx = l->grid.x / c->dim[0], ncy = l->grid.y / c->dim[1];
+    uint32_t cx = (uint32_t)(k % ncx), cy = (uint32_t)(k / ncx % ncy), cz = (uint32_t)(k / ncx / ncy);
+    uint32_t bx = cx * c->dim[0] + rank % c->dim[0];
+    uint32_t by = cy * c->dim[1] + rank / c->dim[0] % c->dim[1];
+    uint32_t bz = cz * c->dim[2] + rank / (c->dim[0] * c->dim[1]);
+    return bx + l->grid.x * (by + l->grid.y * bz);
 }
 
 // ----------------------------------------------------------------------------
@@ -364,6 +472,7 @@ static int launch_setup(exec_launch *x)
                        "64-bit PTX only");
         return 1;
     }
+    cluster_dims(x->launch, &x->cluster, x->result);   /* checked before */
     x->local_stack = x->fns[x->entry_index].stack;
     if (layout_tparams(x) != 0)
         return -1;
@@ -372,7 +481,7 @@ static int launch_setup(exec_launch *x)
         if (x->image == NULL)
             return -1;
     }
-    return block_alloc(x);
+    return cluster_alloc(x);
 }
 
 int cured_model_run(const cured_model_launch *launch, cured_model_result *result)
@@ -407,19 +516,26 @@ int cured_model_run(const cured_model_launch *launch, cured_model_result *result
         for (int i = 0; i < x->nobs; i++)
             if (x->obs[i].launch_begin)
                 x->obs[i].launch_begin(x->obs[i].ctx, launch);
+        exec_cluster *c = &x->cluster;
         uint64_t nblocks = (uint64_t)launch->grid.x * launch->grid.y * launch->grid.z;
         int done = 1;
-        for (uint64_t bi = 0; bi < nblocks && !x->stop; bi++) {
-            block_reset(x, (uint32_t)bi);
-            for (int i = 0; i < x->nobs; i++)
-                if (x->obs[i].block_begin)
-                    x->obs[i].block_begin(x->obs[i].ctx, (uint32_t)bi, x->block.threads);
-            block_run(x);
-            if (x->block.live != 0)
-                done = 0;
-            for (int i = 0; i < x->nobs; i++)
-                if (x->obs[i].block_end)
-                    x->obs[i].block_end(x->obs[i].ctx, (uint32_t)bi);
+        for (uint64_t k = 0; k < nblocks / c->ncta && !x->stop; k++) {
+            c->count = c->phase = 0;
+            for (uint32_t r = 0; r < c->ncta; r++) {
+                uint32_t bi = cluster_block(x, k, r);
+                block_reset(x, &c->ctas[r], bi, r);
+                for (int i = 0; i < x->nobs; i++)
+                    if (x->obs[i].block_begin)
+                        x->obs[i].block_begin(x->obs[i].ctx, bi, c->ctas[r].threads);
+            }
+            cluster_run(x);
+            for (uint32_t r = 0; r < c->ncta; r++) {
+                if (c->ctas[r].live != 0)
+                    done = 0;
+                for (int i = 0; i < x->nobs; i++)
+                    if (x->obs[i].block_end)
+                        x->obs[i].block_end(x->obs[i].ctx, c->ctas[r].index);
+            }
         }
         for (int i = 0; i < x->nobs; i++)
             if (x->obs[i].launch_end)
@@ -428,7 +544,7 @@ int cured_model_run(const cured_model_launch *launch, cured_model_result *result
     }
     result->warp_instructions = x->steps;
     result->thread_instructions = x->thread_steps;
-    block_free(x);
+    cluster_free(x);
     free(x->fns);
     free(x->sym_tparam);
     free(x);

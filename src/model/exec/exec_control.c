@@ -22,7 +22,7 @@
 /* bar.sync / barrier.sync / bar.red / bar.arrive by lanes m of the group. */
 void exec_bar(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 {
-    exec_block *b = &x->block;
+    exec_block *b = x->block;
     if (m == 0) {
         exec_sched_next(w);
         return;
@@ -77,7 +77,7 @@ void exec_bar(exec_launch *x, exec_warp *w, const ptx_instr *ins, uint32_t m)
 /* Lanes `gone` of the group exit (exit, or ret from the kernel). */
 void exec_exit(exec_launch *x, exec_warp *w, uint32_t gone)
 {
-    exec_block *b = &x->block;
+    exec_block *b = x->block;
     if (gone == 0) {
         exec_sched_next(w);
         return;

@@ -2,7 +2,7 @@
  * other. Not part of the model's interface: nothing outside
  * src/model/exec*.c includes this.
  *
- * defines: exec_launch, exec_block, exec_warp, exec_fn, EXEC_LANES,
+ * defines: exec_launch, exec_cluster, exec_block, exec_warp, exec_fn, EXEC_LANES,
  *          exec_key/exec_key_*, exec_src, exec_dst, the generic windows
  *          EXEC_SHARED_BASE ..., and the declarations of the interpreter's
  *          files
@@ -31,6 +31,33 @@
 #define EXEC_LOCAL_BASE 0x7F0000000000ull
 #define EXEC_WINDOW_SIZE 0x010000000000ull
 #define EXEC_LOCAL_SHIFT 24
+
+/* The .shared::cluster window: a CTA's own .shared offsets (below
+ * 2^EXEC_CTA_SHIFT) name its own shared memory; mapa, in a cluster of two
+ * or more CTAs, makes (rank + 1) << EXEC_CTA_SHIFT | offset, the offset in
+ * the shared memory of CTA `rank` (exec_cluster.c, exec_mem.c). */
+#define EXEC_CTA_SHIFT 24
+#define EXEC_OWN_CTA UINT32_MAX
+
+/* The window address of offset `off` in CTA `rank`'s shared memory. */
+static inline uint64_t exec_cluster_address(uint32_t rank, uint64_t off)
+{
+    return ((uint64_t)rank + 1) << EXEC_CTA_SHIFT | off;
+}
+
+/* The offset a window address names in its CTA's shared memory. */
+static inline uint64_t exec_cluster_offset(uint64_t a)
+{
+    return a & ((1ull << EXEC_CTA_SHIFT) - 1);
+}
+
+/* The CTA rank a window address names, EXEC_OWN_CTA for none (an
+ * offset of the CTA's own). */
+static inline uint32_t exec_cluster_rank(uint64_t a)
+{
+    uint64_t r = a >> EXEC_CTA_SHIFT;
+    return r == 0 ? EXEC_OWN_CTA : r - 1 > 0xFFFFu ? 0xFFFFu : (uint32_t)(r - 1);
+}
 
 /* ------------------------------------------------------------ lane loop */
 
@@ -130,7 +157,7 @@ typedef struct exec_warp {
     uint8_t *tparam;        /* per-thread .param storage, lane-major */
 } exec_warp;
 
-/* The block now running. */
+/* One CTA of the running cluster. */
 typedef struct exec_block {
     uint32_t index;         /* linear block index */
     uint32_t ctaid[3];
@@ -147,12 +174,23 @@ typedef struct exec_block {
     uint32_t arrived[EXEC_BARRIERS];   /* threads counted at each barrier */
     uint32_t expect[EXEC_BARRIERS];    /* thread count asked for, 0 = all */
     cured_model_event last[EXEC_BARRIERS];   /* event of the last arrival */
-    /* the cluster barrier: live threads arrived at the current phase,
-     * phases completed, the event of the last arrival */
-    uint32_t cluster_count;
-    uint32_t cluster_phase;
-    cured_model_event cluster_last;
+    uint32_t rank;          /* %cluster_ctarank: its place in the cluster */
 } exec_block;
+
+/* The running cluster: its CTAs, run together (a cluster of one CTA in a
+ * launch without cluster dimensions), and the cluster barrier over all of
+ * their threads (exec_cluster.c). */
+typedef struct exec_cluster {
+    uint32_t ncta;          /* CTAs a cluster holds (x * y * z) */
+    uint32_t dim[3];        /* the launch's cluster dimensions */
+    int explicit_dims;      /* the launch (or the kernel) asked for them */
+    exec_block *ctas;       /* [ncta], rank order */
+    /* live threads of all its CTAs arrived at the current phase, phases
+     * completed, the event of the last arrival */
+    uint32_t count;
+    uint32_t phase;
+    cured_model_event last;
+} exec_cluster;
 
 /* One launch. */
 typedef struct exec_launch {
@@ -176,7 +214,8 @@ typedef struct exec_launch {
                                storage, UINT64_MAX when not per-thread */
     uint32_t tparam_bytes;
     uint64_t local_stack;   /* local bytes per thread */
-    exec_block block;
+    exec_cluster cluster;
+    exec_block *block;      /* the CTA whose warp runs now */
     cured_model_event ev;         /* the instruction's event, with observers */
     uint64_t tmp[PTX_MAX_OPERANDS + 1][CURED_MODEL_WARP_SIZE];
     uint64_t sink[CURED_MODEL_WARP_SIZE];

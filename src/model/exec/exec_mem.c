@@ -8,7 +8,10 @@
  * - global: device addresses of cured_model_memory buffers (and of the module's
  *   .global/.const image); an address in no buffer is CURED_MODEL_FIND_OOB_GLOBAL.
  * - shared: offsets in the block's window (static, then dynamic); past it
- *   is CURED_MODEL_FIND_OOB_SHARED.
+ *   is CURED_MODEL_FIND_OOB_SHARED. Through .shared::cluster or a generic
+ *   address, one that mapa made (exec_cluster_address) is another CTA's
+ *   of the cluster (resolve_cta: a rank past the cluster, a CTA whose
+ *   threads all exited, an offset past its window are reported).
  * - local: offsets in the thread's local stack (frames of the call chain);
  *   past the current frame is CURED_MODEL_FIND_OOB_LOCAL.
  * - const: offsets in the module's data image; param: the kernel's
@@ -83,6 +86,53 @@ static int resolve_global(exec_launch *x, uint64_t a, unsigned size, lane_ref *r
     return 0;
 }
 
+/* Resolves lane l's access of `size` bytes at a, an address in the
+ * .shared::cluster window that names a CTA rank (exec_cluster_address): to
+ * that CTA's shared memory, the running CTA's own as a plain shared
+ * access, another's as CURED_MODEL_SPACE_CLUSTER_SHARED (off: rank << 32 |
+ * offset). A rank the cluster does not have, a CTA whose threads have all
+ * exited (its shared memory is gone) and an offset past the window are
+ * reported. Returns 0, or -1 after the report. */
+static int resolve_cta(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, uint64_t a,
+                       unsigned size, lane_ref *r)
+{
+    char t[64];
+    const exec_cluster *c = &x->cluster;
+    uint32_t rank = exec_cluster_rank(a);
+    uint64_t off = exec_cluster_offset(a);
+    if (rank >= c->ncta) {
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_SHARED, CURED_MODEL_ERROR, a,
+                    "%s at shared::cluster address 0x%llx: CTA rank %u, in a cluster of %u",
+                    exec_ins_text(ins, t, sizeof t), (unsigned long long)a, rank, c->ncta);
+        return -1;
+    }
+    const exec_block *target = &c->ctas[rank];
+    if (target->live == 0) {
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_SHARED, CURED_MODEL_ERROR, a,
+                    "%s at offset %llu of CTA rank %u's shared memory: every thread of that "
+                    "CTA has exited, so its shared memory is gone (a cluster barrier before "
+                    "it exits keeps it)",
+                    exec_ins_text(ins, t, sizeof t), (unsigned long long)off, rank);
+        return -1;
+    }
+    if (off >= target->shared_bytes || size > target->shared_bytes - off) {
+        exec_report(x, w, ins, l, CURED_MODEL_FIND_OOB_SHARED, CURED_MODEL_ERROR, a,
+                    "%s at offset %lld of CTA rank %u is past its %llu-byte shared window",
+                    exec_ins_text(ins, t, sizeof t), (long long)off, rank,
+                    (unsigned long long)target->shared_bytes);
+        return -1;
+    }
+    r->host = target->shared + off;
+    if (target == x->block) {
+        r->space = PTX_S_SHARED;
+        r->off = off;
+    } else {
+        r->space = CURED_MODEL_SPACE_CLUSTER_SHARED;
+        r->off = (uint64_t)target->index << 32 | off;
+    }
+    return 0;
+}
+
 /* Resolves lane l's access of `size` bytes at address a of `space`
  * (generic resolved first). sym: the symbol the address was formed from
  * (-1 none), for per-thread params. Returns 0, or reports and returns -1. */
@@ -90,8 +140,10 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
                    uint64_t a, unsigned size, int sym, int64_t sym_off, lane_ref *r)
 {
     char t[64], where[128];
-    exec_block *b = &x->block;
+    exec_block *b = x->block;
     int store = ins->op == PTX_OP_ST || ins->op == PTX_OP_ATOM || ins->op == PTX_OP_RED;
+    /* addresses that may name another CTA: generic, .shared::cluster */
+    int windowed = space == PTX_S_GENERIC || (ins->flags & PTX_F_CLUSTER_WINDOW);
     r->buf = NULL;
     if (space == PTX_S_GENERIC) {
         if (a >= EXEC_SHARED_BASE && a < EXEC_SHARED_BASE + EXEC_WINDOW_SIZE) {
@@ -129,6 +181,8 @@ static int resolve(exec_launch *x, exec_warp *w, const ptx_instr *ins, int l, un
                     exec_ins_text(ins, t, sizeof t), size, (unsigned long long)a, where);
         return -1;
     case PTX_S_SHARED:
+        if (windowed && exec_cluster_rank(a) != EXEC_OWN_CTA)
+            return resolve_cta(x, w, ins, l, a, size, r);
         if (a < b->shared_bytes && size <= b->shared_bytes - a) {
             r->host = b->shared + a;
             return 0;

@@ -9,9 +9,9 @@
  * after another); %warpid is the warp's index in its block and %nwarpid
  * the block's warp count; %clock, %clock64 and %globaltimer count the warp
  * instructions the launch has issued so far (deterministic; %clock_hi and
- * %globaltimer_lo/hi are its halves); %envregN are 0; a launch is
- * one cluster-less grid (%cluster_ctaid 0, %cluster_nctaid 1, %clusterid
- * = %ctaid).
+ * %globaltimer_lo/hi are its halves); %envregN are 0; the cluster
+ * registers follow the launch's cluster dimensions (exec.c: 1 x 1 x 1
+ * without them, so %clusterid = %ctaid and %cluster_ctarank 0).
  */
 #include "exec_internal.h"
 
@@ -22,16 +22,19 @@
 static uint64_t sreg_value(const exec_launch *x, const exec_warp *w, const ptx_operand *o, int l)
 {
     const cured_model_launch *ln = x->launch;
-    const exec_block *b = &x->block;
+    const exec_block *b = x->block;
     unsigned c = o->comp < 3 ? o->comp : 3;
     const uint32_t ntid[4] = {ln->block.x, ln->block.y, ln->block.z, 0};
     const uint32_t nctaid[4] = {ln->grid.x, ln->grid.y, ln->grid.z, 0};
+    const uint32_t *cdim = x->cluster.dim;
     uint64_t lt = ((uint64_t)1 << l) - 1;
     switch (o->sreg) {
     case PTX_SREG_TID: return c < 3 ? w->tid[c][l] : 0;
     case PTX_SREG_NTID: return ntid[c];
-    case PTX_SREG_CTAID: case PTX_SREG_CLUSTERID: return c < 3 ? b->ctaid[c] : 0;
-    case PTX_SREG_NCTAID: case PTX_SREG_NCLUSTERID: return nctaid[c];
+    case PTX_SREG_CTAID: return c < 3 ? b->ctaid[c] : 0;
+    case PTX_SREG_NCTAID: return nctaid[c];
+    case PTX_SREG_CLUSTERID: return c < 3 ? b->ctaid[c] / cdim[c] : 0;
+    case PTX_SREG_NCLUSTERID: return c < 3 ? nctaid[c] / cdim[c] : 0;
     case PTX_SREG_LANEID: return (uint64_t)l;
     case PTX_SREG_WARPID: return w->index;
     case PTX_SREG_NWARPID: return (uint64_t)b->nwarps;
@@ -47,11 +50,11 @@ static uint64_t sreg_value(const exec_launch *x, const exec_warp *w, const ptx_o
     case PTX_SREG_CLOCK64: case PTX_SREG_GLOBALTIMER: return x->steps;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return ln->dynamic_shared_bytes;
     case PTX_SREG_TOTAL_SMEM_SIZE: return b->shared_bytes;
-    case PTX_SREG_CLUSTER_CTAID: return 0;
-    case PTX_SREG_CLUSTER_NCTAID: return c < 3 ? 1 : 0;
-    case PTX_SREG_CLUSTER_CTARANK: return 0;
-    case PTX_SREG_CLUSTER_NCTARANK: return 1;
-    case PTX_SREG_IS_EXPLICIT_CLUSTER: return 0;
+    case PTX_SREG_CLUSTER_CTAID: return c < 3 ? b->ctaid[c] % cdim[c] : 0;
+    case PTX_SREG_CLUSTER_NCTAID: return c < 3 ? cdim[c] : 0;
+    case PTX_SREG_CLUSTER_CTARANK: return b->rank;
+    case PTX_SREG_CLUSTER_NCTARANK: return x->cluster.ncta;
+    case PTX_SREG_IS_EXPLICIT_CLUSTER: return (uint64_t)x->cluster.explicit_dims;
     case PTX_SREG_ENVREG: return 0;
     case PTX_SREG_CLOCK_HI: case PTX_SREG_GLOBALTIMER_HI: return x->steps >> 32;
     case PTX_SREG_GLOBALTIMER_LO: return x->steps & 0xFFFFFFFFu;

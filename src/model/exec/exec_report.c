@@ -27,13 +27,13 @@ void exec_event(exec_launch *x, const exec_warp *w, const ptx_instr *ins, uint32
     e->function = (int32_t)w->fn;
     e->pc = (int32_t)(ins - w->code);
     e->ins = ins;
-    e->block = x->block.index;
+    e->block = x->block->index;
     e->warp = w->index;
     e->present = w->present;
     e->active = active;
     e->guard_true = g;
-    e->shared = x->block.shared;
-    e->shared_bytes = x->block.shared_bytes;
+    e->shared = x->block->shared;
+    e->shared_bytes = x->block->shared_bytes;
     e->regs = w->R;
 }
 
@@ -63,7 +63,7 @@ void exec_report(exec_launch *x, const exec_warp *w, const ptx_instr *ins, int l
     memset(&f, 0, sizeof f);
     f.kind = kind;
     f.severity = sev;
-    const exec_block *b = &x->block;
+    const exec_block *b = x->block;
     memcpy(f.block, b->ctaid, sizeof f.block);
     if (lane < 0 || lane >= CURED_MODEL_WARP_SIZE) {
         uint32_t m = w->cur ? w->cur : w->present;

@@ -188,8 +188,8 @@ static void exec_step(exec_launch *x, exec_warp *w)
 
 void exec_warp_run(exec_launch *x, exec_warp *w)
 {
-    x->block.released = 0;
-    while (w->cur && !x->stop && !x->block.released) {
+    x->block->released = 0;
+    while (w->cur && !x->stop && !x->block->released) {
         if (x->steps >= x->limit) {
             exec_report(x, w, &w->code[exec_key_pc(w->cur_key) < w->ncode ? exec_key_pc(w->cur_key) : 0],
                         -1, CURED_MODEL_FIND_STEP_LIMIT, CURED_MODEL_ERROR, 0,

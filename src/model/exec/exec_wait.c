@@ -23,7 +23,7 @@
 
 void exec_wait_barrier(exec_launch *x, uint32_t id)
 {
-    exec_block *b = &x->block;
+    exec_block *b = x->block;
     if (b->arrived[id] == 0)
         return;
     uint32_t need = b->expect[id] ? b->expect[id] : b->live;
@@ -156,7 +156,7 @@ void exec_wait_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone)
 
 void exec_wait_deadlock(exec_launch *x)
 {
-    exec_block *b = &x->block;
+    exec_block *b = x->block;
     char lanes[96];
     /* a warp-synchronous instruction whose mask names lanes that never come */
     for (int wi = 0; wi < b->nwarps; wi++) {

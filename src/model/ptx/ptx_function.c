@@ -105,17 +105,12 @@ static int parse_performance(ptx_parser *p, int32_t function)
         else if (ptx_is_word(p, t, ".reqntid"))
             rc = parse_dims3(p, fn->reqntid);
         else if (ptx_is_word(p, t, ".reqnctapercluster")) {
-            /* the model runs every block as a cluster of one (a launch
-             * without cluster dimensions): a kernel made for larger
-             * clusters would see another machine than its own */
+            /* the cluster dimensions a launch without its own takes
+             * (exec.c); a launch that names others is refused */
             uint32_t dims[3] = {1, 1, 1};
             rc = parse_dims3(p, dims);
-            uint64_t ctas = (uint64_t)dims[0] * dims[1] * dims[2];
-            if (rc == 0 && ctas > 1)
-                rc = ptx_unsupported_header(p, function, t, "'.reqnctapercluster %u, %u, %u': "
-                                            "it runs in clusters of %llu CTAs, the model "
-                                            "runs clusters of one CTA only", dims[0], dims[1],
-                                            dims[2], (unsigned long long)ctas);
+            if (rc == 0)
+                memcpy(fn->reqnctapercluster, dims, sizeof dims);
         } else if (ptx_is_word(p, t, ".minnctapersm") ||
                    ptx_is_word(p, t, ".maxnctapersm") ||
                    ptx_is_word(p, t, ".maxnreg") ||

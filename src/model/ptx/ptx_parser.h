@@ -300,17 +300,6 @@ int ptx_unsupported(ptx_parser *p, const ptx_token *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* A directive of function `function`'s header at token `at` that asks for
- * what the model does not run (.reqnctapercluster of more than one CTA):
- * records the message as the function's reason to be unusable, the first
- * one only, at `at`'s PTX line and no source line. Nothing is skipped.
- * Returns 0, or -1 out of memory. */
-int ptx_unsupported_header(ptx_parser *p, int32_t function, const ptx_token *at,
-                           const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
 
 /* ----------------------------------------- operands (ptx_operand.c) */
 

@@ -1,10 +1,10 @@
 /* ptx_unsupported.c - what the parser does with a well-formed instruction
- * the model cannot decode (an opcode or modifier it does not know), or a
- * function header directive asking for what it cannot run: the function
- * becomes unusable, with the reason and the line, and parsing goes on
- * after the statement, so the module's other functions stay usable.
+ * the model cannot decode (an opcode or modifier it does not know): the
+ * function becomes unusable, with the reason and the line, and parsing
+ * goes on after the statement, so the module's other functions stay
+ * usable.
  *
- * defines: ptx_unsupported, ptx_unsupported_header
+ * defines: ptx_unsupported
  */
 #include "ptx_parser.h"
 #include "ptx_util.h"
@@ -65,14 +65,4 @@ int ptx_unsupported(ptx_parser *p, const ptx_token *at, const char *fmt, ...)
     int rc = mark_unusable(p, ptx_current(p), at, (uint32_t)(p->loc_frame + 1), fmt, ap);
     va_end(ap);
     return rc != 0 ? -1 : skip_statement(p, at);
-}
-
-int ptx_unsupported_header(ptx_parser *p, int32_t function, const ptx_token *at,
-                           const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = mark_unusable(p, &p->m->functions[function], at, 0, fmt, ap);
-    va_end(ap);
-    return rc;
 }

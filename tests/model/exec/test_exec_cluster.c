@@ -63,11 +63,13 @@ static uint32_t ptx_line_of(const exec_fixture *fx, const char *kernel, int op, 
     return 0;
 }
 
-/* The one error finding, of `kind`, at PTX line ptx_line and the .cu line
- * holding `snippet`, with `text` in its message; the run stopped. */
-static const cured_model_finding *expect_error(const exec_fixture *fx,
-                                               cured_model_finding_kind kind, uint32_t ptx_line,
-                                               const char *snippet, const char *text)
+/* The one error finding, of `kind`, at PTX line ptx_line and the line of
+ * fixture `cu` holding `snippet`, with `text` in its message; the run
+ * stopped. */
+static const cured_model_finding *expect_error_in(const exec_fixture *fx, const char *cu,
+                                                  cured_model_finding_kind kind,
+                                                  uint32_t ptx_line, const char *snippet,
+                                                  const char *text)
 {
     const cured_model_finding *f = xf_has_finding(fx, kind);
     if (f == NULL) {
@@ -79,10 +81,18 @@ static const cured_model_finding *expect_error(const exec_fixture *fx,
     assert_int_equal(fx->result.findings.errors, 1);
     assert_int_equal(f->severity, CURED_MODEL_ERROR);
     assert_int_equal(f->ptx_line, ptx_line);
-    assert_int_equal(f->src_line, xf_line_of("cluster.cu", snippet));
+    assert_int_equal(f->src_line, xf_line_of(cu, snippet));
     assert_non_null(strstr(f->message, text));
     assert_false(fx->result.completed);
     return f;
+}
+
+/* expect_error_in for the kernels of cluster.cu. */
+static const cured_model_finding *expect_error(const exec_fixture *fx,
+                                               cured_model_finding_kind kind, uint32_t ptx_line,
+                                               const char *snippet, const char *text)
+{
+    return expect_error_in(fx, "cluster.cu", kind, ptx_line, snippet, text);
 }
 
 // ----------------------------------------------------------------------------
@@ -283,6 +293,194 @@ static void test_phase_never_completes(void **state)
     xf_free(&fx);
 }
 
+// ----------------------------------------------------------------------------
+// Clusters of several CTAs (cluster_ctas.cu)
+
+/* Runs cluster_ctas.cu's `kernel`(out[, arg]) in `blocks` blocks of n
+ * threads, in clusters of `cluster` blocks (0: the launch names none);
+ * returns cured_model_run's status, out (2 * n ints per block) in *out. */
+static int run_ctas(exec_fixture *fx, const char *kernel, unsigned blocks, unsigned cluster,
+                    unsigned n, int nparams, uint32_t arg, int **out)
+{
+    xf_load(fx, "cluster_ctas.ptx");
+    xf_kernel(fx, kernel);
+    xf_param(fx, 0, xf_buffer(fx, "out", 4ull * 2 * n * blocks, NULL, (void **)out));
+    if (nparams > 1)
+        xf_param(fx, 1, arg);
+    if (cluster != 0)
+        fx->launch.cluster = (cured_model_dim3){cluster, 1, 1};
+    return xf_run(fx, blocks, 1, 1, n, 1, 1);
+}
+
+/* The PTX line of kernel's first instruction with opcode op that the line
+ * of cluster_ctas.cu holding `snippet` made; fails when there is none. */
+static uint32_t ptx_line_at(const exec_fixture *fx, const char *kernel, int op,
+                            const char *snippet)
+{
+    uint32_t src = xf_line_of("cluster_ctas.cu", snippet);
+    const ptx_function *f = &fx->module->functions[cured_model_find_function(fx->module, kernel)];
+    for (int pc = 0; pc < f->ncode; pc++)
+        if (f->code[pc].op == op && f->code[pc].user_line == src)
+            return f->code[pc].ptx_line;
+    fail_msg("no such instruction in %s", kernel);
+    return 0;
+}
+
+/* Two clusters of four: each CTA reads the next rank's shared memory
+ * (generic, through __cluster_map_shared_rank) and the previous rank's
+ * (mapa.shared::cluster, ld.shared::cluster), and sees the cluster's
+ * registers; the same kernel without cluster dimensions reads its own. */
+static void test_ring_across_ctas(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out;
+    assert_int_equal(run_ctas(&fx, "ring", 8, 4, N, 1, 0, &out), 0);
+    expect_clean(&fx);
+    for (int b = 0; b < 8; b++) {
+        int rank = b % 4, base = b - rank;
+        int next = (rank + 1) % 4, prev = (rank + 3) % 4;
+        for (int t = 0; t < N; t++) {
+            int want = next * 1000 + (base + next) * 100000 + t + prev * 1000 +
+                       (base + prev) * 100000 + t;
+            assert_int_equal(out[b * 2 * N + t], want);
+            int regs = rank | 4 << 4 | rank << 8 | 4 << 12 | (b / 4) << 16 | 2 << 20 |
+                       prev << 24 | 1 << 28;
+            assert_int_equal(out[b * 2 * N + N + t], regs);
+        }
+    }
+    xf_free(&fx);
+    assert_int_equal(run_ctas(&fx, "ring", 3, 0, N, 1, 0, &out), 0);
+    expect_clean(&fx);
+    for (int b = 0; b < 3; b++)
+        for (int t = 0; t < N; t++) {
+            assert_int_equal(out[b * 2 * N + t], 2 * (b * 100000 + t));
+            assert_int_equal(out[b * 2 * N + N + t], 1 << 4 | 1 << 12 | b << 16 | 3 << 20);
+        }
+    xf_free(&fx);
+}
+
+/* The exact sum's gather done right: one cluster of 16 CTAs (the largest)
+ * and four clusters of two, every block's value in its leader's slot. */
+static void test_gather_to_leader(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out;
+    assert_int_equal(run_ctas(&fx, "gather", 16, 16, 64, 1, 0, &out), 0);
+    expect_clean(&fx);
+    assert_int_equal(out[0], 10 * 120 + 16);
+    xf_free(&fx);
+    assert_int_equal(run_ctas(&fx, "gather", 8, 2, 64, 1, 0, &out), 0);
+    expect_clean(&fx);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(out[k], 40 * k + 12);
+    xf_free(&fx);
+}
+
+/* The bug racecheck found in the library (docs/results.md, ninth round):
+ * the leader arrives at the second phase without waiting out the first. */
+static void test_gather_leader_arrives_twice(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out;
+    assert_int_equal(run_ctas(&fx, "gather_arrive_twice", 4, 4, 64, 1, 0, &out), 0);
+    const cured_model_finding *f = expect_error_in(
+        &fx, "cluster_ctas.cu", CURED_MODEL_FIND_BARRIER_DIVERGENCE,
+        ptx_line_at(&fx, "gather_arrive_twice", PTX_OP_BAR_CLUSTER, "/* the leader's second */"),
+        "/* the leader's second */", "arrives at the cluster barrier a second time");
+    assert_int_equal(f->block[0], 0);
+    assert_int_equal(out[0], 0);   /* nothing summed */
+    xf_free(&fx);
+}
+
+/* A CTA writes into the shared memory of a CTA whose threads all exited. */
+static void test_write_after_exit(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out;
+    assert_int_equal(run_ctas(&fx, "write_after_exit", 2, 2, 32, 1, 0, &out), 0);
+    const cured_model_finding *f = expect_error_in(
+        &fx, "cluster_ctas.cu", CURED_MODEL_FIND_OOB_SHARED,
+        ptx_line_at(&fx, "write_after_exit", PTX_OP_ST, "lead[threadIdx.x] = "),
+        "lead[threadIdx.x] = ", "every thread of that CTA has exited");
+    assert_int_equal(f->block[0], 1);
+    assert_int_equal(out[1], 0);
+    xf_free(&fx);
+}
+
+/* mapa to a rank past the cluster's last. */
+static void test_mapa_past_cluster(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out;
+    assert_int_equal(run_ctas(&fx, "rank_past_end", 2, 2, 32, 2, 2, &out), 0);
+    expect_error_in(&fx, "cluster_ctas.cu", CURED_MODEL_FIND_OOB_SHARED,
+                    ptx_line_at(&fx, "rank_past_end", PTX_OP_MAPA,
+                                "__cluster_map_shared_rank(s, rank)"),
+                    "__cluster_map_shared_rank(s, rank)",
+                    "to CTA rank 2 of a cluster of 2 CTAs");
+    xf_free(&fx);
+}
+
+/* A phase that can never complete, across two CTAs. */
+static void test_phase_never_completes_in_cluster(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    xf_load(&fx, "cluster.ptx");
+    xf_kernel(&fx, "stuck");
+    xf_param(&fx, 0, xf_buffer(&fx, "out", 4ull * 128, NULL, NULL));
+    fx.launch.cluster = (cured_model_dim3){2, 1, 1};
+    assert_int_equal(xf_run(&fx, 2, 1, 1, 64, 1, 1), 0);
+    expect_error(&fx, CURED_MODEL_FIND_BARRIER_DIVERGENCE,
+                 ptx_line_of(&fx, "stuck", PTX_OP_BAR_CLUSTER, PTX_BAR_WAIT, 0),
+                 "/* never completes */", "live threads of the cluster's 2 CTAs");
+    xf_free(&fx);
+}
+
+/* A kernel compiled for clusters of two runs in them without being told
+ * and refuses a launch that names others; launches whose clusters do not
+ * fit are refused before anything runs. */
+static void test_cluster_launch_shapes(void **state)
+{
+    (void)state;
+    exec_fixture fx;
+    int *out;
+    assert_int_equal(run_ctas(&fx, "fixed_pair", 4, 0, 32, 1, 0, &out), 0);
+    expect_clean(&fx);
+    for (int b = 0; b < 4; b++)
+        assert_int_equal(out[b], b % 2 + 20);
+    xf_free(&fx);
+    const struct {
+        const char *kernel;
+        unsigned blocks, cluster;
+        const char *text;
+    } bad[] = {
+        {"fixed_pair", 4, 4, "compiled for clusters of 2x1x1"},
+        {"ring", 6, 4, "each of its dimensions divides the grid's"},
+        {"ring", 32, 32, "a cluster holds 1 to 16 blocks"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(run_ctas(&fx, bad[i].kernel, bad[i].blocks, bad[i].cluster, 32, 1, 0,
+                                  &out), -1);
+        const cured_model_finding *f = xf_has_finding(&fx, CURED_MODEL_FIND_BAD_LAUNCH);
+        assert_non_null(f);
+        print_message("  %s\n", f->message);
+        assert_non_null(strstr(f->message, bad[i].text));
+        xf_free(&fx);
+    }
+    run_ctas(&fx, "ring", 4, 0, 32, 1, 0, &out);
+    fx.launch.cluster = (cured_model_dim3){2, 0, 1};
+    assert_int_equal(xf_run(&fx, 4, 1, 1, 32, 1, 1), -1);
+    assert_non_null(strstr(xf_has_finding(&fx, CURED_MODEL_FIND_BAD_LAUNCH)->message,
+                           "every dimension is 1 or more"));
+    xf_free(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +497,13 @@ int main(void)
         cmocka_unit_test(test_double_arrive),
         cmocka_unit_test(test_aligned_in_divergent_code),
         cmocka_unit_test(test_phase_never_completes),
+        cmocka_unit_test(test_ring_across_ctas),
+        cmocka_unit_test(test_gather_to_leader),
+        cmocka_unit_test(test_gather_leader_arrives_twice),
+        cmocka_unit_test(test_write_after_exit),
+        cmocka_unit_test(test_mapa_past_cluster),
+        cmocka_unit_test(test_phase_never_completes_in_cluster),
+        cmocka_unit_test(test_cluster_launch_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

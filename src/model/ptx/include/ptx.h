@@ -380,6 +380,8 @@ typedef struct ptx_function {
     uint64_t local_bytes;  /* per-thread .local frame */
     uint32_t max_ntid[3];  /* .maxntid, 0 when absent */
     uint32_t reqntid[3];   /* .reqntid, 0 when absent */
+    uint32_t reqnctapercluster[3]; /* .reqnctapercluster (__cluster_dims__),
+                                      0 when absent */
     int has_body;          /* 0 for a prototype or .extern declaration
                               never defined in this module (ncode 0) */
     char *unusable;        /* why the model cannot run it, NULL when it can:
