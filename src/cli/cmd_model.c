@@ -223,9 +223,13 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
         printf("kernel: %s (%s), entry %s\n", o->kernel, o->dtype, r->entry);
     else
         printf("kernel: %s in %s\n", r->entry, r->src.label);
-    printf("launch: grid (%u,%u,%u), block (%u,%u,%u), dynamic shared %u bytes: "
+    char cluster[48] = "";
+    if (l->cluster.x != 0)
+        snprintf(cluster, sizeof cluster, ", cluster (%u,%u,%u)", l->cluster.x, l->cluster.y,
+                 l->cluster.z);
+    printf("launch: grid (%u,%u,%u), block (%u,%u,%u)%s, dynamic shared %u bytes: "
            "%llu warp instructions, %s\n", l->grid.x, l->grid.y, l->grid.z,
-           l->block.x, l->block.y, l->block.z, l->dynamic_shared_bytes,
+           l->block.x, l->block.y, l->block.z, cluster, l->dynamic_shared_bytes,
            (unsigned long long)r->result.warp_instructions,
            r->result.completed ? "completed" : "did not complete");
     cured_model_sass_source_print(stdout, &r->sass, r->src.module);
@@ -238,6 +242,9 @@ static void print_text(const cli_model_options *o, const model_run_state *r,
         const char *name = o->kernel ? o->kernel : r->entry;
         const cured_model_step_view *views[1] = {r->steps};
         printf("\nThe step view (docs/lesson.md's counting rules):\n\n");
+        if (!cured_model_step_view_complete(r->steps))
+            printf("(incomplete: host memory ran out, or blocks ran together in a "
+                   "thread-block cluster, where the view follows one block at a time)\n\n");
         cured_model_step_view_print_table(stdout, &name, views, 1);
         cured_model_step_view_print_steps(stdout, r->steps);
         cured_model_step_view_print_maths(stdout, r->steps,
@@ -277,6 +284,8 @@ static void print_json(const cli_model_options *o, const model_run_state *r,
     cured_json_string(stdout, r->src.label);
     printf(",\n  \"entry\": ");
     cured_json_string(stdout, r->entry);
+    if (l->cluster.x != 0)
+        printf(",\n  \"cluster\": [%u, %u, %u]", l->cluster.x, l->cluster.y, l->cluster.z);
     printf(",\n  \"grid\": [%u, %u, %u],\n  \"block\": [%u, %u, %u],\n"
            "  \"dynamic_shared_bytes\": %u,\n  \"completed\": %s,\n"
            "  \"warp_instructions\": %llu,\n  \"thread_instructions\": %llu,\n"
@@ -346,6 +355,8 @@ static int run_model(const cli_model_options *o, model_run_state *r)
         r->launch.grid = o->grid;
     if (o->have_block)
         r->launch.block = o->block;
+    if (o->have_cluster)
+        r->launch.cluster = o->cluster;
     if (o->have_shared)
         r->launch.dynamic_shared_bytes = o->shared;
     if ((rc = check_outputs(o, specs, nspecs)) != 0)

@@ -57,6 +57,9 @@ void cli_model_usage(FILE *out)
 "launch:\n"
 "  --grid X[,Y,Z]       blocks (catalogue: from n and the block; else 1)\n"
 "  --block X[,Y,Z]      threads per block (catalogue: 256; else 32)\n"
+"  --cluster X[,Y,Z]    blocks per thread-block cluster, run together (each\n"
+"                       divides the grid's; at most 16 blocks; default: the\n"
+"                       kernel's __cluster_dims__, else none)\n"
 "  --shared BYTES       dynamic shared memory (catalogue: what it needs)\n"
 "  --arg SPEC           one kernel parameter, in order; repeat for each:\n"
 "                         NAME=TYPE[COUNT]:INIT  a buffer (at most 4 GiB),\n"
@@ -152,7 +155,7 @@ enum {
     OPT_PTX = 256, OPT_CU, OPT_SHARED, OPT_N, OPT_SEED, OPT_OUT, OPT_STEP_LIMIT,
     OPT_STEPS, OPT_LESSON_TABLE, OPT_JSON, OPT_STRICT, OPT_SASS, OPT_NO_SASS,
     OPT_WHOLE_PLAN, OPT_DEVICE, OPT_FORCE, OPT_ARCH, OPT_KEEP_PTX, OPT_VERBOSE,
-    OPT_COMPARE_NCU
+    OPT_COMPARE_NCU, OPT_CLUSTER
 };
 
 static const struct option options[] = {
@@ -167,6 +170,7 @@ static const struct option options[] = {
     {"no-sass", no_argument, NULL, OPT_NO_SASS},
     {"grid", required_argument, NULL, 'g'},
     {"block", required_argument, NULL, 'b'},
+    {"cluster", required_argument, NULL, OPT_CLUSTER},
     {"shared", required_argument, NULL, OPT_SHARED},
     {"arg", required_argument, NULL, 'a'},
     {"n", required_argument, NULL, OPT_N},
@@ -317,6 +321,13 @@ static int check_mode(const cli_model_options *o, given_options *g, char *err,
                  "runs %s's own entry for --dtype and --block", which, o->kernel);
         return CLI_MODEL_PARSE_ERROR;
     }
+    if (o->steps && o->have_cluster &&
+        (uint64_t)o->cluster.x * o->cluster.y * o->cluster.z > 1) {
+        snprintf(err, cap, "--steps follows one block at a time (docs/lesson.md): "
+                 "not blocks that run together in clusters of %u,%u,%u",
+                 o->cluster.x, o->cluster.y, o->cluster.z);
+        return CLI_MODEL_PARSE_ERROR;
+    }
     static const int seed[] = {OPT_SEED, 0};
     if (o->kernel != NULL && o->nargs > 0 && first_given(g, seed) != NULL) {
         snprintf(err, cap, "--seed is for the input --n builds: with --arg, "
@@ -373,6 +384,11 @@ int cli_model_parse_options(int argc, char **argv, cli_model_options *o,
             if (cured_model_dim3_parse(optarg, "--block", &o->block, err, cap) != 0)
                 return CLI_MODEL_PARSE_ERROR;
             o->have_block = 1;
+            break;
+        case OPT_CLUSTER:
+            if (cured_model_dim3_parse(optarg, "--cluster", &o->cluster, err, cap) != 0)
+                return CLI_MODEL_PARSE_ERROR;
+            o->have_cluster = 1;
             break;
         case OPT_SHARED:
             if (cured_number_unsigned("--shared", optarg, 0, UINT32_MAX, &v, err,

@@ -41,8 +41,8 @@ typedef struct cli_model_options {
                                           (the H200): the shape of the
                                           catalogue's plans */
     const char *dtype;       /* --dtype, default "f32" */
-    int have_grid, have_block, have_shared;
-    cured_model_dim3 grid, block;
+    int have_grid, have_block, have_shared, have_cluster;
+    cured_model_dim3 grid, block, cluster;
     uint32_t shared;
     cured_model_arg args[CLI_MODEL_MAX_ARGS];
     int nargs;

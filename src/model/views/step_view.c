@@ -95,7 +95,12 @@ static void close_interval(cured_model_step_view *v)
 static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
 {
     cured_model_step_view *v = ctx;
-    v->in_block = 0;
+    if (v->in_block) {
+        /* blocks that run together (a thread-block cluster): the view
+         * follows one block at a time */
+        v->incomplete = 1;
+        return;
+    }
     if (threads > v->cap_threads) {
         uint32_t nw = (threads + 31) / 32;
         uint32_t *lanes = realloc(v->lanes, nw * sizeof *lanes);
