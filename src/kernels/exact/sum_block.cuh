@@ -61,7 +61,7 @@ struct exact_block_state {
 #define EXACT_SENT_DIGITS (-2)
 
 /* The blocks of this block's cluster: 1 outside a cluster and before
- * sm_90 (and in the model, which runs a launch as one without clusters). */
+ * sm_90 and in a launch without cluster dimensions (in the model too). */
 __device__ inline unsigned exact_cluster_size()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

@@ -7,7 +7,8 @@ CPU, give the CPU path's bits.
 For each case: writes an input (a data kind below, seeded), launches one
 entry of model_entries.ptx in `cured model` with a given grid and block
 (forced, as the GPU tests force them: one block of 32 threads with many
-trips per thread, several blocks, 4096 blocks; the entries named
+trips per thread, several blocks, 4096 blocks, thread-block clusters of
+2 to 16 blocks, one cluster the whole grid or several; the entries named
 _one_trip, which have no main loop, at n up to one trip of every thread,
 the last vector of the grid included), the input misaligned by a few
 elements or not, the F64 flag or not, and compares the result's bits
@@ -16,10 +17,8 @@ checks against an independent reference (tests/lib/test_reduce_cpu.c). It
 also checks that the model found nothing (no out-of-bounds access, race or
 uninitialised read) and that the kernel left the workspace's state zero
 (the next call depends on it). First it checks that the PTX is the
-library's own, with the exact sums' thread-block cluster path (which the
-model runs as a launch without clusters runs it: every block a cluster of
-one), and that the model lists none of its exact-sum kernels as one it
-cannot run. Prints one line per case; exits 1 on any
+library's own, with the exact sums' thread-block cluster path, and that
+the model lists none of its exact-sum kernels as one it cannot run. Prints one line per case; exits 1 on any
 mismatch, 2 when a tool fails.
 
 Data kinds (f32 bits; bf16 takes their top half):
@@ -89,7 +88,8 @@ SIZE = {"f32": 4, "bf16": 2, "f16": 2, "f64": 8, "i32": 4}
 WS_BYTES = 1024 + 4096 * 16  # cured_reduce_workspace_bytes()
 STATE_BYTES = 1024
 
-# entry dtype kind n grid block [flags] [offset elements]
+# entry dtype kind n grid block [flags] [offset elements]; grid G, or GcC:
+# G blocks in thread-block clusters of C
 CASES = """
 exact_f32 f32 std 0 1 32
 exact_f32 f32 std 1 2 32
@@ -194,6 +194,19 @@ exact_f64 f64 huge 262145 1 32
 argmin_f32 f32 wide 100003 7 256 0 3
 argmax_f16 f16 std 100003 7 256 0 5
 sum_i32 i32 std 100003 7 256 0 1
+exact_f32_one_trip f32 std 65536 16c16 256
+exact_f32 f32 std 100003 16c16 256
+exact_f32 f32 std 100003 16c16 256 0 1
+exact_f64 f64 std 100003 8c8 128 0 3
+exact_f64_one_trip f64 std 16384 8c8 256
+exact_f32_one_trip f32 std 8192 2c2 256
+exact_f32 f32 wide 100003 8c4 128
+exact_f32 f32 spread60 100003 4c4 64
+exact_f32 f32 special 50003 4c2 64
+exact_f32 f32 cancel 100003 6c3 64 1
+exact_bf16 bf16 spread48 100003 4c4 128
+exact_f16_one_trip f16 std 32768 4c4 256
+exact_f64 f64 tiny 50048 4c2 64
 """
 
 
@@ -369,13 +382,16 @@ def run_case(args, case, seed):
         fh.write(data[off * size:])
     to_f64 = dtype == "f64" or (flags & 1)
     out_t = "i64" if op != "sum" else ("f64" if to_f64 else ("i32" if dtype == "i32" else "f32"))
+    grid, _, cluster = grid.partition("c")
     cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", entry, "--grid", grid,
-           "--block", block, "--arg", f"in=u8[]:file:{whole}", "--arg", f"out={out_t}[1]:zeros",
+           "--block", block] + (["--cluster", cluster] if cluster else []) + ["--arg", f"in=u8[]:file:{whole}", "--arg", f"out={out_t}[1]:zeros",
            "--arg", f"u64:{n}", "--arg", f"ws=u8[{WS_BYTES}]:zeros", "--arg", f"u32:{flags}",
            "--arg", f"u32:{off * size}", "--out", f"out={out}", "--out", f"ws={ws}"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0 or "findings: none" not in p.stdout:
-        return None, f"{case}: cured model failed ({p.returncode}): {p.stdout[-400:]}{p.stderr[-400:]}"
+        found = [l for l in p.stdout.splitlines() if l.startswith(("error:", "hazard:"))]
+        said = "\n  ".join(found[:3]) if found else p.stdout[-400:] + p.stderr[-400:]
+        return None, f"{case}: cured model failed ({p.returncode}):\n  {said}"
     with open(out, "rb") as fh:
         got_bytes = fh.read()
     with open(ws, "rb") as fh:
