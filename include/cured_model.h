@@ -273,6 +273,9 @@ typedef enum cured_model_access_kind {
  * Not a ptx_space, so observers that switch on those pass it by. */
 #define CURED_MODEL_SPACE_CLUSTER_SHARED 0x40
 
+/* The observers' barrier id of the cluster barrier (after bar 0..15). */
+#define CURED_MODEL_CLUSTER_BARRIER 16
+
 typedef struct cured_model_access {
     const cured_model_event *event;
     uint8_t space;           /* ptx_space: GLOBAL, SHARED, LOCAL, CONST, PARAM;
@@ -310,8 +313,9 @@ typedef struct cured_model_observer {
     void (*branch)(void *ctx, const cured_model_event *e, uint32_t taken);
     /* A block-wide barrier released: every live thread arrived. e is the
      * event of the last warp to arrive; `id` is the barrier number (0..15),
-     * or 16 for a completed phase of the cluster barrier (barrier.cluster:
-     * a block is a cluster of one in the model). */
+     * or CURED_MODEL_CLUSTER_BARRIER for a completed phase of the cluster
+     * barrier (barrier.cluster), told once for each block of the cluster
+     * (e->block that block). */
     void (*barrier)(void *ctx, const cured_model_event *e, uint32_t id);
     /* bar.warp.sync (and the implied warp sync of the *.sync warp
      * operations: shfl/vote/match/redux), over `mask` lanes. */

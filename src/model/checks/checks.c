@@ -20,15 +20,6 @@
 // ----------------------------------------------------------------------------
 // Blocks
 
-/* The running block with linear index `block`, or NULL. */
-static checks_block *find_block(cured_model_checks *c, uint32_t block)
-{
-    for (int i = 0; i < c->nblocks; i++)
-        if (c->blocks[i].live && c->blocks[i].block == block)
-            return &c->blocks[i];
-    return NULL;
-}
-
 /* A free block record with its clocks and shadow allocated, or NULL when out
  * of host memory. Records are reused, so blocks run one after another
  * allocate once. */
@@ -79,6 +70,7 @@ static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
     }
     b->gen = ++c->next_gen;
     b->epoch = 0;
+    b->cepoch = 0;
     memset(b->inst, 0, sizeof b->inst);
     uint32_t nwarps = (threads + CURED_MODEL_WARP_SIZE - 1) / CURED_MODEL_WARP_SIZE;
     if (nwarps > CHECKS_MAX_WARPS)
@@ -89,7 +81,7 @@ static void on_block_begin(void *ctx, uint32_t block, uint32_t threads)
 /* A block ended: its record is free for the next one. */
 static void on_block_end(void *ctx, uint32_t block)
 {
-    checks_block *b = find_block(ctx, block);
+    checks_block *b = checks_find_block(ctx, block);
     if (b)
         b->live = 0;
 }
@@ -121,43 +113,36 @@ static void on_launch_begin(void *ctx, const cured_model_launch *launch)
  * count come from one instruction and do not race with each other. */
 static void on_instr(void *ctx, const cured_model_event *e)
 {
-    checks_block *b = find_block(ctx, e->block);
+    checks_block *b = checks_find_block(ctx, e->block);
     if (b && e->warp < CHECKS_MAX_WARPS)
         b->inst[e->warp]++;
 }
 
-/* Sends a shared access to the race/init shadow, a global one to the
- * global init shadow, another CTA's write into this block's shared memory
- * (a cluster's) to the shadow as written bytes; other spaces are not
- * checked here. */
+/* Sends a shared access (the block's own or, in a cluster, another
+ * block's) to the race/init shadow, a global one to the global init
+ * shadow; other spaces are not checked here. */
 static void on_access(void *ctx, const cured_model_access *a)
 {
     cured_model_checks *c = ctx;
-    if (a->space == PTX_S_SHARED) {
-        checks_block *b = find_block(c, a->event->block);
+    if (a->space == PTX_S_SHARED || a->space == CURED_MODEL_SPACE_CLUSTER_SHARED) {
+        checks_block *b = checks_find_block(c, a->event->block);
         if (b && a->event->warp < CHECKS_MAX_WARPS)
             checks_shared_access(c, b, a);
     } else if (a->space == PTX_S_GLOBAL) {
         checks_global_access(c, a);
-    } else if (a->space == CURED_MODEL_SPACE_CLUSTER_SHARED && a->kind != CURED_MODEL_LOAD) {
-        for (int lane = 0; lane < CURED_MODEL_WARP_SIZE; lane++) {
-            if (!(a->mask >> lane & 1u))
-                continue;
-            checks_block *b = find_block(c, (uint32_t)(a->addr[lane] >> 32));
-            if (b)
-                checks_shared_remote_write(b, (uint32_t)a->addr[lane], a->size);
-        }
     }
 }
 
 /* A block barrier released: everything before it is ordered before
- * everything after it. */
+ * everything after it; a phase of the cluster barrier also orders the
+ * accesses of the cluster's other blocks to this block's shared memory. */
 static void on_barrier(void *ctx, const cured_model_event *e, uint32_t id)
 {
-    (void)id;
-    checks_block *b = find_block(ctx, e->block);
-    if (b)
+    checks_block *b = checks_find_block(ctx, e->block);
+    if (b) {
         b->epoch++;
+        b->cepoch += id == CURED_MODEL_CLUSTER_BARRIER;
+    }
 }
 
 /* A warp sync over `mask`: orders those lanes for shared memory when it is
@@ -167,7 +152,7 @@ static void on_warp_sync(void *ctx, const cured_model_event *e, uint32_t mask)
     cured_model_checks *c = ctx;
     int orders_memory = e->ins == NULL || e->ins->op == PTX_OP_BAR_WARP ||
                         c->warp_ops_sync;
-    checks_block *b = find_block(c, e->block);
+    checks_block *b = checks_find_block(c, e->block);
     if (b && orders_memory && e->warp < CHECKS_MAX_WARPS)
         checks_warp_sync(b, e->warp, mask & e->present);
 }

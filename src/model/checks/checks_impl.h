@@ -4,7 +4,8 @@
  * them). Not an API: only checks*.c include it.
  *
  * defines: checks_ref, checks_cell, checks_block, struct cured_model_checks,
- *          checks_shared_access, checks_warp_sync (checks_shared.c),
+ *          checks_shared_access, checks_warp_sync, checks_find_block
+ *          (checks_shared.c),
  *          checks_global_access (checks_global.c), checks_report,
  *          checks_where, checks_thread_text (checks_report.c)
  */
@@ -18,16 +19,19 @@
 
 #define CHECKS_READERS 4
 #define CHECKS_MAX_WARPS 32          /* 1024 threads */
+#define CHECKS_MIXED UINT32_MAX      /* readers from several blocks */
 
 /* One earlier access to a shared byte: enough to order it against a later
  * one and to name it in a message. */
 typedef struct checks_ref {
-    uint32_t epoch;      /* the block's barrier count when it happened */
+    uint32_t block;      /* the accessing thread's block (linear index) */
+    uint32_t cepoch;     /* the cluster barrier's phases completed then */
+    uint32_t epoch;      /* its block's barrier count when it happened */
     uint32_t inst;       /* its warp's instruction count (same instruction?) */
     uint32_t clock;      /* the lane's warp-sync clock */
     int32_t pc;
     int32_t function;
-    uint16_t thread;     /* linear thread index in the block */
+    uint16_t thread;     /* linear thread index in its block */
     uint8_t kind;        /* cured_model_access_kind */
 } checks_ref;
 
@@ -36,6 +40,8 @@ typedef struct checks_ref {
 typedef struct checks_cell {
     uint32_t gen;
     uint32_t read_epoch; /* the barrier count the readers belong to */
+    uint32_t read_cepoch; /* and the cluster barrier's phase count */
+    uint32_t read_block; /* the readers' block, CHECKS_MIXED for several */
     uint8_t written;
     uint8_t nreaders;
     uint8_t multi_writer;  /* the last write's instruction wrote this byte
@@ -54,6 +60,7 @@ typedef struct checks_block {
     uint32_t threads;
     uint32_t gen;
     uint32_t epoch;      /* barriers released so far */
+    uint32_t cepoch;     /* of them, phases of the cluster barrier */
     uint32_t inst[CHECKS_MAX_WARPS];
     /* vc[w][l][m]: the latest clock of lane m of warp w that lane l is
      * ordered after; vc[w][l][l] is lane l's own clock. */
@@ -82,15 +89,15 @@ struct cured_model_checks {
     int npairs, pairs_cap;
 };
 
-/* Checks one shared-memory access of block b for races and unwritten
- * reads, then records it in the shadow. Out of host memory: the access is
- * skipped. */
-void checks_shared_access(cured_model_checks *c, checks_block *b,
+/* Checks one shared-memory access by a thread of block src for races and
+ * unwritten reads, then records it in the shadow: an access to src's own
+ * shared memory, or (CURED_MODEL_SPACE_CLUSTER_SHARED) to another block's
+ * of its cluster. Out of host memory: the access is skipped. */
+void checks_shared_access(cured_model_checks *c, const checks_block *src,
                           const cured_model_access *a);
 
-/* Another CTA of the cluster wrote `size` bytes at `offset` of b's shared
- * memory: they read as written, ordered with every access of b's. */
-void checks_shared_remote_write(checks_block *b, uint32_t offset, uint32_t size);
+/* The running block with linear index `block`, or NULL. */
+checks_block *checks_find_block(cured_model_checks *c, uint32_t block);
 
 /* Orders the lanes `mask` of warp `warp` of block b with each other. */
 void checks_warp_sync(checks_block *b, uint32_t warp, uint32_t mask);

@@ -351,7 +351,7 @@ void exec_wait_deadlock(exec_launch *x);
 
 /* The id the cluster barrier's phases have for the observers' barrier()
  * (after the 16 block barriers). */
-#define EXEC_CLUSTER_BARRIER EXEC_BARRIERS
+#define EXEC_CLUSTER_BARRIER CURED_MODEL_CLUSTER_BARRIER
 
 /* Lanes `gone` of w exited: they no longer count at the cluster barrier,
  * whose phase completes when every live thread has now arrived. */

@@ -481,6 +481,63 @@ static void test_cluster_launch_shapes(void **state)
     xf_free(&fx);
 }
 
+/* The checks across CTAs: none in the kernels that sync right; a remote
+ * read with no cluster barrier since the store is a race, a remote read
+ * of bytes no thread of that block wrote is unwritten. */
+static void test_checks_across_ctas(void **state)
+{
+    (void)state;
+    const struct {
+        const char *kernel;
+        unsigned blocks, cluster;
+        int kind;           /* the finding expected, -1 none */
+        const char *snippet, *text;
+    } cases[] = {
+        {"ring", 8, 4, -1, NULL, NULL},
+        {"gather", 16, 16, -1, NULL, NULL},
+        {"remote_racy", 2, 2, CURED_MODEL_FIND_RACE_SHARED,
+         "/* no cluster barrier since the store */",
+         "read by thread (0,0,0) at cluster_ctas.cu:%u races with write by thread (0,0,0) of "
+         "block (0,0,0) at cluster_ctas.cu:%u (no cluster barrier between)"},
+        {"remote_unwritten", 2, 2, CURED_MODEL_FIND_UNINIT_SHARED, "/* never written */",
+         "read of shared offset 0x100 of block (0,0,0) by thread (0,0,0) at "
+         "cluster_ctas.cu:%u: no thread of that block wrote it"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        exec_fixture fx;
+        xf_load(&fx, "cluster_ctas.ptx");
+        xf_kernel(&fx, cases[i].kernel);
+        xf_param(&fx, 0, xf_buffer(&fx, "out", 4ull * 2 * 64 * cases[i].blocks, NULL, NULL));
+        fx.launch.cluster = (cured_model_dim3){cases[i].cluster, 1, 1};
+        cured_model_findings found;
+        memset(&found, 0, sizeof found);
+        cured_model_checks *checks = cured_model_checks_new(&found);
+        assert_non_null(checks);
+        cured_model_observer obs = cured_model_checks_observer(checks);
+        fx.launch.observers = &obs;
+        fx.launch.nobservers = 1;
+        assert_int_equal(xf_run(&fx, cases[i].blocks, 1, 1, 64, 1, 1), 0);
+        expect_clean(&fx);
+        cured_model_checks_free(checks);
+        for (int k = 0; k < found.count; k++)
+            print_message("  %s\n", found.items[k].message);
+        if (cases[i].kind < 0) {
+            assert_int_equal(found.count, 0);
+        } else {
+            assert_true(found.count >= 1);
+            assert_int_equal(found.items[0].kind, cases[i].kind);
+            assert_int_equal(found.items[0].block[0], 1);
+            char text[320];
+            uint32_t here = xf_line_of("cluster_ctas.cu", cases[i].snippet);
+            uint32_t store = xf_line_of("cluster_ctas.cu", "/* the store */");
+            snprintf(text, sizeof text, cases[i].text, here, store);
+            assert_string_equal(found.items[0].message, text);
+        }
+        cured_model_findings_clear(&found);
+        xf_free(&fx);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_mapa_past_cluster),
         cmocka_unit_test(test_phase_never_completes_in_cluster),
         cmocka_unit_test(test_cluster_launch_shapes),
+        cmocka_unit_test(test_checks_across_ctas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
