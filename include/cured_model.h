@@ -594,6 +594,11 @@ void cured_model_checks_set_warp_ops_sync(cured_model_checks *checks, int on);
 /* Frees the checks (not the findings list). NULL is fine. */
 void cured_model_checks_free(cured_model_checks *checks);
 
+/* The host bytes the checks keep per byte of a running block's shared
+ * memory (its shadow cell: the last write, the reads since, clocks), for
+ * estimates of a launch's host memory. Can't fail. */
+size_t cured_model_checks_bytes_per_shared_byte(void);
+
 /* ========================================================= step view */
 
 /* One tree step (docs/counting.md, "The step view", rule 5). */

@@ -364,11 +364,14 @@ uint64_t cured_model_step_budget(cured_model_dim3 grid, cured_model_dim3 block,
  * (bound or not: a file buffer without a COUNT is sized from its file):
  * every buffer, again for a file's bytes (read, then copied in) and for an
  * unwritten buffer's shadow (a byte per byte), the module's .global data,
- * and one block's state (registers and local memory per thread, shared
- * memory and the checks' state of it). Saturates; can't fail. */
+ * and the state of the blocks that run together (one, or a thread-block
+ * cluster's: `cluster`, all 0 for the kernel's own or none): registers and
+ * local memory per thread, shared memory and the checks' state of it.
+ * Saturates; can't fail. */
 uint64_t cured_model_launch_bytes(const cured_model_module *module, int function,
                                   const cured_model_arg *args, int nargs,
-                                  cured_model_dim3 block, uint32_t dynamic_shared);
+                                  cured_model_dim3 block, cured_model_dim3 cluster,
+                                  uint32_t dynamic_shared);
 
 /* The same for a whole plan of catalogue kernel `kernel` over n values of
  * dtype with blocks of `block` (cured_model_plan_run_catalogue): the

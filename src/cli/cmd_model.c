@@ -368,6 +368,7 @@ static int run_model(const cli_model_options *o, model_run_state *r)
         return rc;
     if ((rc = cli_model_check_memory(cured_model_launch_bytes(r->src.module, r->function,
                                                               specs, nspecs, r->launch.block,
+                                                              r->launch.cluster,
                                                               r->launch.dynamic_shared_bytes),
                                      o->force)) != 0)
         return rc;

@@ -3,7 +3,8 @@
  * make the findings.
  *
  * defines: cured_model_checks_new, cured_model_checks_observer,
- *          cured_model_checks_set_warp_ops_sync, cured_model_checks_free
+ *          cured_model_checks_set_warp_ops_sync, cured_model_checks_free,
+ *          cured_model_checks_bytes_per_shared_byte
  *
  * The checks' files, top down: checks.c (the observer) -> checks_shared.c
  * (the shared-memory shadow) and checks_global.c (the global init shadow)
@@ -200,4 +201,9 @@ void cured_model_checks_free(cured_model_checks *checks)
     free(checks->blocks);
     free(checks->pairs);
     free(checks);
+}
+
+size_t cured_model_checks_bytes_per_shared_byte(void)
+{
+    return sizeof(checks_cell);
 }

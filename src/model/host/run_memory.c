@@ -5,7 +5,8 @@
  *          cured_model_host_memory_free, cured_model_memory_fits
  *
  * The model keeps every buffer in host memory, with a shadow byte per byte
- * while any of it is unwritten, and one block's state at a time. A run
+ * while any of it is unwritten, and the state of the blocks that run at
+ * once (one, or a thread-block cluster's). A run
  * whose buffers do not fit is refused before it starts: otherwise it
  * pushes the machine into swap and crawls for most of an hour before the
  * allocation or the user gives up. The estimate is rough on purpose
@@ -20,10 +21,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-/* Bytes of the checks' state per byte of a block's shared memory (a cell
- * of writer, readers and clocks; an upper bound). */
-#define CHECKS_BYTES_PER_SHARED_BYTE 64
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
@@ -53,14 +50,22 @@ static uint64_t block_bytes(const cured_model_module *m, int function,
     uint64_t threads = mul_sat(mul_sat(block.x, block.y), block.z);
     uint64_t shared = add_sat(m->functions[function].shared_static_bytes, dynamic_shared);
     return add_sat(mul_sat(threads, per_thread),
-                   mul_sat(shared, 1 + CHECKS_BYTES_PER_SHARED_BYTE));
+                   mul_sat(shared, 1 + cured_model_checks_bytes_per_shared_byte()));
 }
 
 uint64_t cured_model_launch_bytes(const cured_model_module *m, int function,
                                   const cured_model_arg *args, int nargs,
-                                  cured_model_dim3 block, uint32_t dynamic_shared)
+                                  cured_model_dim3 block, cured_model_dim3 cluster,
+                                  uint32_t dynamic_shared)
 {
-    uint64_t sum = add_sat(m->global_bytes, block_bytes(m, function, block, dynamic_shared));
+    /* the blocks that run together: the launch's cluster, else the
+     * kernel's (.reqnctapercluster), else one */
+    const uint32_t *req = m->functions[function].reqnctapercluster;
+    uint64_t ctas = cluster.x ? (uint64_t)cluster.x * (cluster.y ? cluster.y : 1) *
+                                    (cluster.z ? cluster.z : 1)
+                  : req[0] ? (uint64_t)req[0] * req[1] * req[2] : 1;
+    uint64_t sum = add_sat(m->global_bytes,
+                           mul_sat(ctas, block_bytes(m, function, block, dynamic_shared)));
     for (int i = 0; i < nargs; i++) {
         if (!args[i].is_buffer)
             continue;
@@ -176,7 +181,7 @@ int cured_model_memory_fits(uint64_t need, uint64_t available, char *err, size_t
     if (need <= available)
         return 0;
     snprintf(err, cap, "this run needs about %.3g GiB of host memory (its buffers, "
-             "their unwritten-byte shadows, one block's state) and %.3g GiB is free",
+             "their unwritten-byte shadows, the running blocks' state) and %.3g GiB is free",
              (double)need / (double)(1u << 30), (double)available / (double)(1u << 30));
     return -1;
 }

@@ -39,6 +39,8 @@ static cured_model_arg arg(const char *spec)
 /* The buffers count once, an unwritten one twice (its shadow), a file
  * twice (read, then copied) and sized from the file when it has no COUNT;
  * scalars count nothing. */
+static const cured_model_dim3 ONE = {1, 1, 1};
+
 static void test_buffers(void **state)
 {
     (void)state;
@@ -47,7 +49,7 @@ static void test_buffers(void **state)
     assert_non_null(m);
     int k = cured_model_find_function(m, "k");
     const cured_model_dim3 block = {128, 1, 1};
-    uint64_t none = cured_model_launch_bytes(m, k, NULL, 0, block, 0);
+    uint64_t none = cured_model_launch_bytes(m, k, NULL, 0, block, ONE, 0);
 
     char path[] = "/tmp/cured-test-run-memory-XXXXXX";
     FILE *f = fdopen(mkstemp(path), "wb");
@@ -59,13 +61,13 @@ static void test_buffers(void **state)
     snprintf(spec, sizeof spec, "c=f32[]:file:%s", path);
     cured_model_arg args[4] = {arg("a=f32[1000]:ones"), arg("b=f64[1000]:uninit"), arg(spec),
                                arg("u32:5")};
-    uint64_t all = cured_model_launch_bytes(m, k, args, 4, block, 0);
+    uint64_t all = cured_model_launch_bytes(m, k, args, 4, block, ONE, 0);
     remove(path);
     assert_int_equal(all - none, 4000 + 2 * 8000 + 2 * sizeof values);
 
     /* 4 GiB of f32 as the input: the estimate says over 4 GiB */
     cured_model_arg big = arg("in=f32[1073741824]:random");
-    assert_true(cured_model_launch_bytes(m, k, &big, 1, block, 0) - none ==
+    assert_true(cured_model_launch_bytes(m, k, &big, 1, block, ONE, 0) - none ==
                 CURED_MODEL_MAX_BUFFER_BYTES);
     cured_model_module_free(m);
 }
@@ -79,12 +81,23 @@ static void test_block_state(void **state)
     cured_model_module *m = cured_model_parse(ptx, sizeof ptx - 1, &perr);
     assert_non_null(m);
     int k = cured_model_find_function(m, "k");
-    uint64_t b32 = cured_model_launch_bytes(m, k, NULL, 0, (cured_model_dim3){32, 1, 1}, 0);
-    uint64_t b64 = cured_model_launch_bytes(m, k, NULL, 0, (cured_model_dim3){64, 1, 1}, 0);
-    uint64_t dyn = cured_model_launch_bytes(m, k, NULL, 0, (cured_model_dim3){32, 1, 1}, 1000);
+    const cured_model_dim3 b32d = {32, 1, 1}, b64d = {64, 1, 1};
+    uint64_t b32 = cured_model_launch_bytes(m, k, NULL, 0, b32d, ONE, 0);
+    uint64_t b64 = cured_model_launch_bytes(m, k, NULL, 0, b64d, ONE, 0);
+    uint64_t dyn = cured_model_launch_bytes(m, k, NULL, 0, b32d, ONE, 1000);
     assert_true(b64 - b32 >= 32 * (64 + 4 * 8));     /* ids + 4 registers a thread */
     assert_true(b32 >= 256 * 2);                      /* the static shared memory */
-    assert_int_equal(dyn - b32, 1000 * 65);
+    /* a shared byte and the checks' cell for it: at least the last write
+     * and four reads of 24 bytes or more each */
+    size_t cell = cured_model_checks_bytes_per_shared_byte();
+    assert_true(cell >= 5 * 24);
+    assert_int_equal(dyn - b32, 1000 * (1 + cell));
+    /* a cluster of four runs four blocks at once, the launch's default
+     * (all 0) one (the module has no .global data) */
+    uint64_t four = cured_model_launch_bytes(m, k, NULL, 0, b32d, (cured_model_dim3){4, 1, 1}, 0);
+    uint64_t dflt = cured_model_launch_bytes(m, k, NULL, 0, b32d, (cured_model_dim3){0, 0, 0}, 0);
+    assert_int_equal(dflt, b32);
+    assert_int_equal(four, 4 * b32);
     cured_model_module_free(m);
 }
 
@@ -96,7 +109,7 @@ static void test_fits(void **state)
     assert_int_equal(cured_model_memory_fits(200, 200, err, sizeof err), 0);
     assert_int_equal(cured_model_memory_fits(3ull << 30, 3ull << 29, err, sizeof err), -1);
     assert_string_equal(err, "this run needs about 3 GiB of host memory (its buffers, "
-                             "their unwritten-byte shadows, one block's state) and 1.5 GiB "
+                             "their unwritten-byte shadows, the running blocks' state) and 1.5 GiB "
                              "is free");
 }
 
