@@ -1,16 +1,22 @@
-/* test_exec_cluster.c - the thread-block cluster instructions end to end,
- * on the model's clusters of one CTA: barrier.cluster.arrive/wait (with
- * .release/.acquire, .relaxed and .aligned, split, several phases, threads
- * that exit before arriving or between arriving and waiting), mapa to
- * rank 0 (generic and .shared::cluster), ld/st/atom/red on the
- * .shared::cluster window, getctarank, the cluster's rank and size, the
- * race check across a phase, and
- * the misuse the model reports (mapa to rank 1, a wait with no arrival, a
- * second arrival, .aligned in divergent code, a phase that never completes).
+/* test_exec_cluster.c - the thread-block cluster instructions end to end.
+ * In clusters of one CTA (a launch without cluster dimensions):
+ * barrier.cluster.arrive/wait (with .release/.acquire, .relaxed and
+ * .aligned, split, several phases, threads that exit before arriving or
+ * between arriving and waiting), mapa to rank 0 (generic and
+ * .shared::cluster), ld/st/atom/red on the .shared::cluster window,
+ * getctarank, the cluster's rank and size, the race check across a phase,
+ * and the misuse the model reports (mapa to rank 1, a wait with no
+ * arrival, a second arrival, .aligned in divergent code, a phase that
+ * never completes). In clusters of several CTAs: another CTA's shared
+ * memory through mapa, the barrier across CTAs, the special registers,
+ * the exact sum's gather right and with the leader's double arrival, a
+ * write into an exited CTA, mapa past the cluster, a phase that never
+ * completes across CTAs, launch shapes, and the checks across CTAs.
  *
  *   ctest --test-dir build -R test_exec_cluster
  *
- * Kernels: fixtures/cluster.cu (cluster.ptx made by nvcc).
+ * Kernels: fixtures/cluster.cu and fixtures/cluster_ctas.cu (their .ptx
+ * made by nvcc).
  */
 #include "exec_fixture.h"
 #include "ptx.h"
