@@ -16,7 +16,11 @@ with `cured sum --device cpu` on the same elements, whose exactness CI
 checks against an independent reference (tests/lib/test_reduce_cpu.c). It
 also checks that the model found nothing (no out-of-bounds access, race or
 uninitialised read) and that the kernel left the workspace's state zero
-(the next call depends on it). First it checks that the PTX is the
+(the next call depends on it). Cases marked "state" run the sharded path's
+state mode instead, where the kernel writes the exact sum's normalised
+digits (shard_state.h): those are compared with the digits of the exact
+sum that Python's integers make of the input (exact_digits), the digits
+path checked on its own, the short ways declined. First it checks that the PTX is the
 library's own, with the exact sums' thread-block cluster path, and that
 the model lists none of its exact-sum kernels as one it cannot run. Prints one line per case; exits 1 on any
 mismatch, 2 when a tool fails.
@@ -85,11 +89,40 @@ import sys
 import model_cli
 
 SIZE = {"f32": 4, "bf16": 2, "f16": 2, "f64": 8, "i32": 4}
+# the sharded path's state mode (shard_state.h): the kernel writes the
+# special bits and the sum's normalised digits instead of a result
+SHARD_KERNEL_STATE = 1 << 30
+NDIG = {"f32": 16, "bf16": 16, "f16": 6, "f64": 72}  # xacc.h's digits a family
+
+
+def exact_digits(dtype, data):
+    """The exact sum of the finite elements in data as the state mode's
+    digits: units of the family's smallest subnormal (2^-149 for f32 and
+    bf16, 2^-24 f16, 2^-1074 f64), digits 0 .. ndig-2 in [0, 2^32) and the
+    top one 0 or -1 (as u64), from Python's integers."""
+    fmt = {"f32": ("<I", 8, 23), "bf16": ("<H", 8, 7), "f16": ("<H", 5, 10),
+           "f64": ("<Q", 11, 52)}[dtype]
+    code, ebits, fbits = fmt
+    size = struct.calcsize(code)
+    total = 0
+    for (bits,) in struct.iter_unpack(code, data[:len(data) // size * size]):
+        e = bits >> fbits & ((1 << ebits) - 1)
+        frac = bits & ((1 << fbits) - 1)
+        v = frac if e == 0 else (frac | 1 << fbits) << (e - 1)
+        if dtype == "bf16":
+            v <<= 16  # in f32's units
+        total += -v if bits >> (ebits + fbits) else v
+    ndig = NDIG[dtype]
+    digits = [(total >> (32 * k)) & 0xFFFFFFFF for k in range(ndig - 1)]
+    top = total >> (32 * (ndig - 1))
+    assert top in (0, -1), "the sum is past the digits"
+    return digits + [top & 0xFFFFFFFFFFFFFFFF]
 WS_BYTES = 1024 + 4096 * 16  # cured_reduce_workspace_bytes()
 STATE_BYTES = 1024
 
 # entry dtype kind n grid block [flags] [offset elements]; grid G, or GcC:
-# G blocks in thread-block clusters of C
+# G blocks in thread-block clusters of C; flags "state": the state mode,
+# its digits checked against exact_digits
 CASES = """
 exact_f32 f32 std 0 1 32
 exact_f32 f32 std 1 2 32
@@ -207,6 +240,16 @@ exact_f32 f32 cancel 100003 6c3 64 1
 exact_bf16 bf16 spread48 100003 4c4 128
 exact_f16_one_trip f16 std 32768 4c4 256
 exact_f64 f64 tiny 50048 4c2 64
+exact_f32 f32 std 100003 7 256 state
+exact_f32 f32 cancel 100003 5 128 state 3
+exact_f32_one_trip f32 std 4096 1 256 state
+exact_f32 f32 wide 100003 1 32 state
+exact_f32 f32 std 100003 16c16 256 state
+exact_f32_one_trip f32 std 65536 16c16 256 state
+exact_f64 f64 wide 100003 8c4 128 state
+exact_f64_one_trip f64 std 2048 1 256 state
+exact_bf16 bf16 std 100003 4c2 128 state
+exact_f16_one_trip f16 std 32768 4c4 256 state
 """
 
 
@@ -367,7 +410,8 @@ def run_case(args, case, seed):
     """Runs one case. Returns (ok, line)."""
     f = case.split()
     entry, dtype, kind, n, grid, block = f[0], f[1], f[2], int(f[3]), f[4], f[5]
-    flags = int(f[6]) if len(f) > 6 else 0
+    state = len(f) > 6 and f[6] == "state"
+    flags = SHARD_KERNEL_STATE if state else int(f[6]) if len(f) > 6 else 0
     off = int(f[7]) if len(f) > 7 else 0
     op = "argmin" if entry.startswith("argmin") else "argmax" if entry.startswith("argmax") else "sum"
     size = SIZE[dtype]
@@ -382,9 +426,10 @@ def run_case(args, case, seed):
         fh.write(data[off * size:])
     to_f64 = dtype == "f64" or (flags & 1)
     out_t = "i64" if op != "sum" else ("f64" if to_f64 else ("i32" if dtype == "i32" else "f32"))
+    out_n = 1 + NDIG[dtype] if state else 1
     grid, _, cluster = grid.partition("c")
     cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", entry, "--grid", grid,
-           "--block", block] + (["--cluster", cluster] if cluster else []) + ["--arg", f"in=u8[]:file:{whole}", "--arg", f"out={out_t}[1]:zeros",
+           "--block", block] + (["--cluster", cluster] if cluster else []) + ["--arg", f"in=u8[]:file:{whole}", "--arg", f"out={'u64' if state else out_t}[{out_n}]:zeros",
            "--arg", f"u64:{n}", "--arg", f"ws=u8[{WS_BYTES}]:zeros", "--arg", f"u32:{flags}",
            "--arg", f"u32:{off * size}", "--out", f"out={out}", "--out", f"ws={ws}"]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -396,6 +441,16 @@ def run_case(args, case, seed):
         got_bytes = fh.read()
     with open(ws, "rb") as fh:
         state_zero = fh.read()[:STATE_BYTES] == bytes(STATE_BYTES)
+    note = "" if state_zero else " (workspace state left nonzero)"
+    if state:
+        got = list(struct.unpack(f"<{out_n}Q", got_bytes))
+        want = [0] + exact_digits(dtype, data[off * size:])
+        ok = got == want and state_zero
+        top = max([k for k in range(1, out_n) if want[k]] or [1])
+        shown = slice(max(1, top - 2), top + 1)  # the exact sum's top digits
+        diff = "" if got == want else f" (word {next(i for i in range(out_n) if got[i] != want[i])} differs)"
+        return ok, (f"{'ok  ' if ok else 'BAD '}{case}: digits {shown.start - 1}..{top - 1} "
+                    f"{got[shown]}, exact {want[shown]}{diff}{note}")
     cmd = [args.cured, "sum", part, "--dtype", dtype, "--device", "cpu", "--json", "--op", op]
     if flags & 1:
         cmd.append("--f64")
@@ -413,7 +468,6 @@ def run_case(args, case, seed):
             w = struct.unpack("<f", struct.pack("<f", w))[0]
         ok = (math.isnan(got) and math.isnan(w)) or (
             got == w and math.copysign(1, got) == math.copysign(1, w))
-    note = "" if state_zero else " (workspace state left nonzero)"
     status = "ok  " if ok and state_zero else "BAD "
     return ok and state_zero, f"{status}{case}: got {got!r}, cpu {want!r}{note}"
 
