@@ -170,6 +170,37 @@ void exec_cluster_lanes_gone(exec_launch *x, exec_warp *w, uint32_t gone)
     phase_try_complete(x);
 }
 
+/* Where the first live thread of the cluster that has not arrived at the
+ * phase waits instead, into buf ("thread 32 waits at PTX line 602", with
+ * its CTA's rank in a cluster of several; "elsewhere" when it waits at
+ * nothing the model names). */
+static void away_text(const exec_cluster *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "elsewhere");
+    for (uint32_t r = 0; r < c->ncta; r++) {
+        const exec_block *b = &c->ctas[r];
+        for (int wi = 0; wi < b->nwarps; wi++) {
+            const exec_warp *v = &b->warps[wi];
+            uint32_t away = v->present & ~v->exited & ~v->cluster_pending;
+            if (away == 0)
+                continue;
+            int a = __builtin_ctz(away);
+            const ptx_instr *at = NULL;
+            if (v->bar_wait >> a & 1)
+                at = v->bar_ins[a];
+            else if (v->sync_wait >> a & 1)
+                at = &v->functions[exec_key_fn(v->key[a])].code[exec_key_pc(v->key[a])];
+            uint32_t thread = v->index * CURED_MODEL_WARP_SIZE + (uint32_t)a;
+            if (at != NULL && c->ncta > 1)
+                snprintf(buf, size, "thread %u of CTA rank %u waits at PTX line %u", thread, r,
+                         at->ptx_line);
+            else if (at != NULL)
+                snprintf(buf, size, "thread %u waits at PTX line %u", thread, at->ptx_line);
+            return;
+        }
+    }
+}
+
 int exec_cluster_deadlock(exec_launch *x)
 {
     exec_cluster *c = &x->cluster;
@@ -186,31 +217,8 @@ int exec_cluster_deadlock(exec_launch *x)
     int l = __builtin_ctz(w->cluster_wait);
     uint64_t k = w->key[l];
     const ptx_instr *ins = &w->functions[exec_key_fn(k)].code[exec_key_pc(k) - 1];
-    /* a live thread that has not arrived, and where it waits instead */
-    char where[128] = "elsewhere";
-    for (uint32_t r = 0; r < c->ncta; r++) {
-        const exec_block *b = &c->ctas[r];
-        for (int wi = 0; wi < b->nwarps; wi++) {
-            const exec_warp *v = &b->warps[wi];
-            uint32_t away = v->present & ~v->exited & ~v->cluster_pending;
-            if (away == 0)
-                continue;
-            int a = __builtin_ctz(away);
-            const ptx_instr *at = NULL;
-            if (v->bar_wait >> a & 1)
-                at = v->bar_ins[a];
-            else if (v->sync_wait >> a & 1)
-                at = &v->functions[exec_key_fn(v->key[a])].code[exec_key_pc(v->key[a])];
-            if (at != NULL && c->ncta > 1)
-                snprintf(where, sizeof where, "thread %u of CTA rank %u waits at PTX line %u",
-                         v->index * CURED_MODEL_WARP_SIZE + (uint32_t)a, r, at->ptx_line);
-            else if (at != NULL)
-                snprintf(where, sizeof where, "thread %u waits at PTX line %u",
-                         v->index * CURED_MODEL_WARP_SIZE + (uint32_t)a, at->ptx_line);
-            r = c->ncta;
-            break;
-        }
-    }
+    char where[128];
+    away_text(c, where, sizeof where);
     char t[64], whom[48] = "of the CTA";
     if (c->ncta > 1)
         snprintf(whom, sizeof whom, "of the cluster's %u CTAs", c->ncta);
