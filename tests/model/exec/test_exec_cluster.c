@@ -332,6 +332,17 @@ static uint32_t ptx_line_at(const exec_fixture *fx, const char *kernel, int op,
     return 0;
 }
 
+/* expect_error_in for cluster_ctas.cu's `kernel`: the finding at its
+ * instruction with opcode op made by the line holding `snippet`. */
+static const cured_model_finding *expect_ctas_error(const exec_fixture *fx, const char *kernel,
+                                                    int op, const char *snippet,
+                                                    cured_model_finding_kind kind,
+                                                    const char *text)
+{
+    return expect_error_in(fx, "cluster_ctas.cu", kind, ptx_line_at(fx, kernel, op, snippet),
+                           snippet, text);
+}
+
 /* Two clusters of four: each CTA reads the next rank's shared memory
  * (generic, through __cluster_map_shared_rank) and the previous rank's
  * (mapa.shared::cluster, ld.shared::cluster), and sees the cluster's
@@ -392,10 +403,9 @@ static void test_gather_leader_arrives_twice(void **state)
     exec_fixture fx;
     int *out;
     assert_int_equal(run_ctas(&fx, "gather_arrive_twice", 4, 4, 64, 1, 0, &out), 0);
-    const cured_model_finding *f = expect_error_in(
-        &fx, "cluster_ctas.cu", CURED_MODEL_FIND_BARRIER_DIVERGENCE,
-        ptx_line_at(&fx, "gather_arrive_twice", PTX_OP_BAR_CLUSTER, "/* the leader's second */"),
-        "/* the leader's second */", "arrives at the cluster barrier a second time");
+    const cured_model_finding *f = expect_ctas_error(
+        &fx, "gather_arrive_twice", PTX_OP_BAR_CLUSTER, "/* the leader's second */",
+        CURED_MODEL_FIND_BARRIER_DIVERGENCE, "arrives at the cluster barrier a second time");
     assert_int_equal(f->block[0], 0);
     assert_int_equal(out[0], 0);   /* nothing summed */
     xf_free(&fx);
@@ -408,10 +418,9 @@ static void test_write_after_exit(void **state)
     exec_fixture fx;
     int *out;
     assert_int_equal(run_ctas(&fx, "write_after_exit", 2, 2, 32, 1, 0, &out), 0);
-    const cured_model_finding *f = expect_error_in(
-        &fx, "cluster_ctas.cu", CURED_MODEL_FIND_OOB_SHARED,
-        ptx_line_at(&fx, "write_after_exit", PTX_OP_ST, "lead[threadIdx.x] = "),
-        "lead[threadIdx.x] = ", "every thread of that CTA has exited");
+    const cured_model_finding *f = expect_ctas_error(
+        &fx, "write_after_exit", PTX_OP_ST, "lead[threadIdx.x] = ", CURED_MODEL_FIND_OOB_SHARED,
+        "every thread of that CTA has exited");
     assert_int_equal(f->block[0], 1);
     assert_int_equal(out[1], 0);
     xf_free(&fx);
@@ -424,11 +433,8 @@ static void test_mapa_past_cluster(void **state)
     exec_fixture fx;
     int *out;
     assert_int_equal(run_ctas(&fx, "rank_past_end", 2, 2, 32, 2, 2, &out), 0);
-    expect_error_in(&fx, "cluster_ctas.cu", CURED_MODEL_FIND_OOB_SHARED,
-                    ptx_line_at(&fx, "rank_past_end", PTX_OP_MAPA,
-                                "__cluster_map_shared_rank(s, rank)"),
-                    "__cluster_map_shared_rank(s, rank)",
-                    "to CTA rank 2 of a cluster of 2 CTAs");
+    expect_ctas_error(&fx, "rank_past_end", PTX_OP_MAPA, "__cluster_map_shared_rank(s, rank)",
+                      CURED_MODEL_FIND_OOB_SHARED, "to CTA rank 2 of a cluster of 2 CTAs");
     xf_free(&fx);
 }
 
