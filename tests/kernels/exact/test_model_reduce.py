@@ -44,7 +44,10 @@ Data kinds (f32 bits; bf16 takes their top half):
             as f64)
   tieS      1, half an f32 ulp of 1 (2^-24; f64: 2^-53) and 2^-40 (f64:
             2^-60), then zeros: just above halfway, so the sum rounds up
-            only when the bits below the round bit count
+            only when the bits below the round bit count; tieSL: 2^-L
+            instead of 2^-40 (f32 tieS117: the sum's nonzero digits are 1
+            .. 4, four; tieS149: 0 .. 4, five; either way the sticky bit
+            lies three or four digits under the round bit's)
   tieE      1 + one ulp (odd), half an ulp, then zeros: exactly halfway,
             rounded to the even neighbour 1 + 2 ulps
   sticky    (f64, n = 2048) 2044 ones, half an ulp of their sum (2^-43),
@@ -217,6 +220,11 @@ exact_f32_one_trip f32 tieS 4096 1 256
 exact_f32_one_trip f32 tieE 4096 1 256
 exact_f64_one_trip f64 tieS 2048 1 256
 exact_f64_one_trip f64 tieE 2048 1 256
+exact_f32 f32 tieS117 65536 16 256
+exact_f32 f32 tieS149 65536 16 256
+exact_f32_one_trip f32 tieS117 4096 1 256
+exact_f32 f32 tieS117 65536 16c16 256
+exact_f32 f32 tieS149 65536 16c16 256 1
 exact_f64_one_trip f64 sticky 2048 1 256
 exact_f64_one_trip f64 pos1 8192 1 1024
 exact_f32_one_trip f32 max 16384 1 1024 1
@@ -261,8 +269,11 @@ def tie_element(kind, i, bits, one, p, low):
     """Element i of tieS or tieE in a format whose 1.0 has the biased
     exponent one and whose significand has p bits; bits(sign, e, frac)
     builds an element; low: tieS's last element is 2^-low."""
-    if kind == "tieS":
-        first = [bits(0, one, 0), bits(0, one - p, 0), bits(0, one - low, 0)]
+    if kind.startswith("tieS"):
+        low = int(kind[4:]) if len(kind) > 4 else low
+        e = one - low  # 2^-low: normal, or a subnormal below exponent 1
+        tiny = bits(0, e, 0) if e >= 1 else bits(0, 0, 1 << (e - 1 + p - 1))
+        first = [bits(0, one, 0), bits(0, one - p, 0), tiny]
     else:
         first = [bits(0, one, 1), bits(0, one - p, 0)]
     return first[i] if i < len(first) else 0
@@ -299,7 +310,7 @@ def narrow_element(kind, i, n, r, seed):
         return f32_bits(0, 150, r.getrandbits(23))
     if kind == "max":
         return f32_bits(0, 254, r.getrandbits(23))
-    if kind in ("tieS", "tieE"):
+    if kind.startswith("tieS") or kind == "tieE":
         return tie_element(kind, i, f32_bits, 127, 24, 40)
     if kind.startswith("warps"):
         return f32_bits(r.getrandbits(1), 60 + 20 * ((i // int(kind[5:])) % 8),
@@ -340,7 +351,7 @@ def f64_element(kind, i, n, r, seed):
         return bits(r.getrandbits(1), 1000 + r.randrange(20), r.getrandbits(52))
     if kind == "pos1":
         return bits(0, 1000, r.getrandbits(52))
-    if kind in ("tieS", "tieE"):
+    if kind.startswith("tieS") or kind == "tieE":
         return tie_element(kind, i, bits, 1023, 53, 60)
     if kind == "sticky":
         tail = [bits(0, 980, 0), bits(0, 962, 1), bits(1, 962, 0), 0]
