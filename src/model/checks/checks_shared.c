@@ -53,11 +53,10 @@ static int ensure_cells(checks_block *b, size_t end)
     return 0;
 }
 
-/* The current access of `lane`, by a thread of block src, as a ref. */
-static checks_ref current_ref(const checks_block *src, const cured_model_access *a, int lane)
+/* The current access of `lane`, by a thread of block b, as a ref. */
+static checks_ref current_ref(const checks_block *b, const cured_model_access *a, int lane)
 {
     const cured_model_event *e = a->event;
-    const checks_block *b = src;
     checks_ref r;
     r.block = b->block;
     r.cepoch = b->cepoch;
@@ -72,10 +71,9 @@ static checks_ref current_ref(const checks_block *src, const cured_model_access 
 }
 
 /* Whether the earlier access p is ordered before the later access q, a
- * thread of block src's. */
-static int ordered(const checks_block *src, const checks_ref *p, const checks_ref *q)
+ * thread of block b's. */
+static int ordered(const checks_block *b, const checks_ref *p, const checks_ref *q)
 {
-    const checks_block *b = src;
     if (p->cepoch != q->cepoch)
         return 1;   /* a phase of the cluster barrier between */
     if (p->block != q->block)

@@ -39,30 +39,22 @@ static int skip_statement(ptx_parser *p, const ptx_token *at)
     }
 }
 
-/* Records fn's reason to be unusable (the first one only): the message,
- * at's PTX line and the source frame (frame + 1; 0: none). Returns 0, or
- * -1 out of memory. */
-static int mark_unusable(ptx_parser *p, ptx_function *fn, const ptx_token *at,
-                         uint32_t frame, const char *fmt, va_list ap)
-{
-    if (fn->unusable != NULL)
-        return 0;
-    char message[200];
-    vsnprintf(message, sizeof message, fmt, ap);
-    fn->unusable = ptx_strndup(message, strlen(message));
-    if (fn->unusable == NULL)
-        return ptx_fail(p, at, "out of memory");
-    fn->unusable_ptx_line = at->line;
-    /* the frame, until ptx_resolve_user_lines turns it into a line */
-    fn->unusable_line = frame;
-    return 0;
-}
-
 int ptx_unsupported(ptx_parser *p, const ptx_token *at, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = mark_unusable(p, ptx_current(p), at, (uint32_t)(p->loc_frame + 1), fmt, ap);
-    va_end(ap);
-    return rc != 0 ? -1 : skip_statement(p, at);
+    ptx_function *fn = ptx_current(p);
+    if (fn->unusable == NULL) { /* the first reason only */
+        char message[200];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(message, sizeof message, fmt, ap);
+        va_end(ap);
+        fn->unusable = ptx_strndup(message, strlen(message));
+        if (fn->unusable == NULL)
+            return ptx_fail(p, at, "out of memory");
+        fn->unusable_ptx_line = at->line;
+        /* the source frame (+ 1; 0: none), until ptx_resolve_user_lines
+         * turns it into a line */
+        fn->unusable_line = (uint32_t)(p->loc_frame + 1);
+    }
+    return skip_statement(p, at);
 }
