@@ -59,6 +59,33 @@ exact_sum_kernel(cured_reduce_kernel_args a)
 // ----------------------------------------------------------------------------
 // The grid layer of the simple kernels: one 16-byte value per block
 
+/* The block's value: combine over every thread's `mine` (shuffles in each
+ * warp, then thread 0 over the warps). Thread 0 gets it. Every thread
+ * calls it. */
+template <typename V, typename Combine>
+__device__ V block_combine(V mine, Combine combine)
+{
+    __shared__ V warp_vals[32];
+    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (int off = 16; off > 0; off >>= 1) {
+        unsigned long long raw[2];
+        memcpy(raw, &mine, sizeof raw);
+        raw[0] = __shfl_xor_sync(FULL_WARP, raw[0], off);
+        raw[1] = __shfl_xor_sync(FULL_WARP, raw[1], off);
+        V other;
+        memcpy(&other, raw, sizeof other);
+        mine = combine(mine, other);
+    }
+    if (lane == 0)
+        warp_vals[warp] = mine;
+    __syncthreads();
+    V r = warp_vals[0];
+    if (threadIdx.x == 0)
+        for (unsigned w = 1; w < (blockDim.x >> 5); w++)
+            r = combine(r, warp_vals[w]);
+    return r;
+}
+
 /* One value per block (v, in thread 0) into the result: a single block
  * calls write(v) itself; otherwise partial g = v, a ticket, and the last
  * block combines every partial (starting from `identity`, which combine
@@ -68,7 +95,6 @@ __device__ void grid_one_value(V v, V identity, const cured_reduce_kernel_args &
                                Combine combine, Write write)
 {
     __shared__ unsigned am_last;
-    __shared__ V warp_vals[32];
     if (gridDim.x == 1) {
         if (threadIdx.x == 0)
             write(v);
@@ -95,53 +121,11 @@ __device__ void grid_one_value(V v, V identity, const cured_reduce_kernel_args &
         memcpy(&x, raw, sizeof x);
         mine = combine(mine, x);
     }
-    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    for (int off = 16; off > 0; off >>= 1) {
-        unsigned long long raw[2];
-        memcpy(raw, &mine, sizeof raw);
-        raw[0] = __shfl_xor_sync(FULL_WARP, raw[0], off);
-        raw[1] = __shfl_xor_sync(FULL_WARP, raw[1], off);
-        V other;
-        memcpy(&other, raw, sizeof other);
-        mine = combine(mine, other);
-    }
-    if (lane == 0)
-        warp_vals[warp] = mine;
-    __syncthreads();
+    V r = block_combine(mine, combine);
     if (threadIdx.x == 0) {
-        V r = warp_vals[0];
-        for (unsigned w = 1; w < (blockDim.x >> 5); w++)
-            r = combine(r, warp_vals[w]);
         write(r);
         *counter = 0; /* re-armed for the next call */
     }
-}
-
-/* The block's value: combine over every thread's `mine` (shuffles in each
- * warp, then thread 0 over the warps). Thread 0 gets it. Every thread
- * calls it. */
-template <typename V, typename Combine>
-__device__ V block_combine(V mine, Combine combine)
-{
-    __shared__ V warp_vals[32];
-    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    for (int off = 16; off > 0; off >>= 1) {
-        unsigned long long raw[2];
-        memcpy(raw, &mine, sizeof raw);
-        raw[0] = __shfl_xor_sync(FULL_WARP, raw[0], off);
-        raw[1] = __shfl_xor_sync(FULL_WARP, raw[1], off);
-        V other;
-        memcpy(&other, raw, sizeof other);
-        mine = combine(mine, other);
-    }
-    if (lane == 0)
-        warp_vals[warp] = mine;
-    __syncthreads();
-    V r = warp_vals[0];
-    if (threadIdx.x == 0)
-        for (unsigned w = 1; w < (blockDim.x >> 5); w++)
-            r = combine(r, warp_vals[w]);
-    return r;
 }
 
 // ----------------------------------------------------------------------------
