@@ -6,7 +6,8 @@
  *          exact_block_begin, exact_block_keeps_words, exact_block_sum,
  *          exact_block_pieces, exact_block_digits,
  *          exact_write, exact_block_total, exact_round_write,
- *          exact_block_round, exact_cluster_gather, exact_grid_finish
+ *          exact_block_round, exact_digits_round, exact_cluster_gather,
+ *          exact_grid_finish
  *
  * Each warp sums its lanes' integers and stores the sum as six pieces in
  * its own row of shared memory (a grid of one block or a cluster: its five
@@ -303,6 +304,49 @@ __device__ bool exact_block_round(const exact_block_state<NDIG> &s, xacc_family 
     return true;
 }
 
+/* The short way from digits to the result: when every nonzero digit of d
+ * (warp 0's, digit lane + 32 i in d[i], each below 2^62 in magnitude) lies
+ * among four consecutive digits j .. j + 3, their value is one signed
+ * 160-bit integer in units of digit j (below 2^158), the plain sum of each
+ * digit shifted to its place (by redux.sync, as exact_block_total), which
+ * u160_round rounds as warp_round would round the digits: no carry
+ * chains, ballots or normalising. Writes the result and returns true;
+ * returns false, having written nothing, where the digits spread wider or
+ * are all zero. Warp 0 calls it, with no special bits and outside the
+ * sharded path's state mode. */
+template <int NDIG>
+__device__ bool exact_digits_round(xacc_family f, const int64_t (&d)[warp_digit_count<NDIG>::PER],
+                                   const cured_reduce_kernel_args &a)
+{
+    const int PER = warp_digit_count<NDIG>::PER;
+    unsigned lane = threadIdx.x & 31u;
+    int lo = NDIG, hi = -1;
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        unsigned m = __ballot_sync(FULL_WARP, d[i] != 0);
+        if (m != 0) {
+            lo = min(lo, 32 * i + __ffs((int)m) - 1);
+            hi = max(hi, 32 * i + 31 - __clz((int)m));
+        }
+    }
+    if (hi < 0 || hi - lo > 3)
+        return false;
+    unsigned w[5] = {0u, 0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        int k = (int)lane + 32 * i - lo; /* this digit's word in the sum */
+        if (k < 0 || k > 3)
+            continue;
+        unsigned low = (unsigned)d[i], high = (unsigned)((uint64_t)d[i] >> 32);
+        unsigned sign = d[i] < 0 ? 0xffffffffu : 0u;
+#pragma unroll
+        for (int j = 0; j < 5; j++)
+            w[j] = j < k ? 0u : j == k ? low : j == k + 1 ? high : sign;
+    }
+    exact_round_write(f, warp_sum_words<5>(w), 32 * lo, a);
+    return true;
+}
+
 /* What exact_cluster_gather did. */
 enum { GATHER_SENT, GATHER_WRITTEN, GATHER_DIGITS };
 
@@ -473,8 +517,10 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
         special = __ldcg(gspecial);
     }
     /* one block or cluster: its own digits; else the last block's read */
-    warp_normal<NDIG> n = warp_normalize<NDIG>(d);
-    exact_write<NDIG>(f, n, special, a);
+    if (special || (a.flags & SHARD_KERNEL_STATE) || !exact_digits_round<NDIG>(f, d, a)) {
+        warp_normal<NDIG> n = warp_normalize<NDIG>(d);
+        exact_write<NDIG>(f, n, special, a);
+    }
     if (leaders > 1 && lane == 0) {
         *gspecial = 0;
         *counter = 0; /* re-armed for the next call */
