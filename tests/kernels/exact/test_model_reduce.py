@@ -39,6 +39,11 @@ Data kinds (f32 bits; bf16 takes their top half):
             is the exact sum (n a multiple of 128)
   grow      exponents rising along the array: many rebases, then inf
   special   an infinity among normal numbers
+  infsK     +inf at element 0, -inf at element K, normal numbers else: with
+            K in the last block's share (the first trip's vector R - 1 of
+            R threads: element 4 (R - 1) for f32, 2 (R - 1) for f64), NaN
+            only when the first block's special bits and the last one's
+            both count
   pos1      positive, one binade: long sums at the window's top
   max       positive, in the top binade: the sum overflows f32 (or not,
             as f64)
@@ -146,6 +151,7 @@ exact_f32 f32 cancel 100003 5 128
 exact_f32 f32 sub 50003 2 64
 exact_f32 f32 grow 50003 2 64
 exact_f32 f32 special 50003 5 128
+exact_f32 f32 infs2556 50003 5 128
 exact_f32 f32 pos1 262147 1 32
 exact_f32 f32 edge24 100003 3 64
 exact_f32 f32 edge25 100003 3 64
@@ -184,6 +190,7 @@ exact_f64 f64 cancel 100003 5 128
 exact_f64 f64 sub 50003 3 64
 exact_f64 f64 tiny 50048 3 64
 exact_f64 f64 special 50003 3 64
+exact_f64 f64 infs382 50003 3 64
 exact_f64 f64 pos1 131072 1 32
 exact_f64 f64 pos1 262147 1 32 0 1
 exact_f64 f64 edge64 100003 3 64
@@ -305,6 +312,9 @@ def narrow_element(kind, i, n, r, seed):
     if kind == "special":
         if i == n // 2:
             return 0x7F800000
+    if kind.startswith("infs") and i in (0, int(kind[4:])):
+        return 0x7F800000 if i == 0 else 0xFF800000
+    if kind == "special" or kind.startswith("infs"):
         return f32_bits(r.getrandbits(1), 100 + r.randrange(20), r.getrandbits(23))
     if kind == "pos1":
         return f32_bits(0, 150, r.getrandbits(23))
@@ -348,6 +358,9 @@ def f64_element(kind, i, n, r, seed):
     if kind == "special":
         if i == n // 2:
             return 0x7FF0000000000000
+    if kind.startswith("infs") and i in (0, int(kind[4:])):
+        return 0x7FF0000000000000 if i == 0 else 0xFFF0000000000000
+    if kind == "special" or kind.startswith("infs"):
         return bits(r.getrandbits(1), 1000 + r.randrange(20), r.getrandbits(52))
     if kind == "pos1":
         return bits(0, 1000, r.getrandbits(52))
