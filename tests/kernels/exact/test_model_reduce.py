@@ -44,6 +44,15 @@ Data kinds (f32 bits; bf16 takes their top half):
             R threads: element 4 (R - 1) for f32, 2 (R - 1) for f64), NaN
             only when the first block's special bits and the last one's
             both count
+  byblockR.B.S  (f32, f64) element i in 16-byte vector v = i // W (W = 4
+            f32, 2 f64), which thread v % R of a grid of R threads reads,
+            in block (v % R) // B: exponents near 2^-30 (f64 2^-40) in the
+            blocks whose (block // S) is odd, near 2^0 in the others,
+            random signs (f32 with the F64 flag, so that the small ones
+            show in the result): every block's warps share their units
+            but blocks differ (neighbouring blocks: S = 1; blocks 32
+            apart, with more than 32 blocks of 32 threads: S = 32), so
+            the grid's sum adds block sums on two bases
   pos1      positive, one binade: long sums at the window's top
   max       positive, in the top binade: the sum overflows f32 (or not,
             as f64)
@@ -153,6 +162,13 @@ exact_f32 f32 grow 50003 2 64
 exact_f32 f32 special 50003 5 128
 exact_f32 f32 infs2556 50003 5 128
 exact_f32 f32 pos1 262147 1 32
+exact_f32 f32 byblock64.32.1 20000 2 32 1
+exact_f32 f32 std 65536 7 256
+exact_f32 f32 cancel 65536 5 128
+exact_bf16 bf16 std 131072 3 64
+exact_f16 f16 std 131072 6 128
+exact_f64 f64 std 65536 5 128
+exact_f32 f32 byblock2048.32.32 100000 64 32 1
 exact_f32 f32 edge24 100003 3 64
 exact_f32 f32 edge25 100003 3 64
 exact_f32 f32 edge48 100003 3 64
@@ -192,6 +208,9 @@ exact_f64 f64 tiny 50048 3 64
 exact_f64 f64 special 50003 3 64
 exact_f64 f64 infs382 50003 3 64
 exact_f64 f64 pos1 131072 1 32
+exact_f64 f64 byblock64.32.1 20000 2 32
+exact_f64 f64 byblock2048.32.32 50000 64 32
+exact_f64 f64 std 100003 4096 96
 exact_f64 f64 pos1 262147 1 32 0 1
 exact_f64 f64 edge64 100003 3 64
 exact_f64 f64 edge65 100003 3 64
@@ -316,6 +335,11 @@ def narrow_element(kind, i, n, r, seed):
         return 0x7F800000 if i == 0 else 0xFF800000
     if kind == "special" or kind.startswith("infs"):
         return f32_bits(r.getrandbits(1), 100 + r.randrange(20), r.getrandbits(23))
+    if kind.startswith("byblock"):
+        R, B, S = (int(x) for x in kind[7:].split("."))
+        block = (i // 4 % R) // B
+        return f32_bits(r.getrandbits(1), (97 if block // S % 2 else 127) + r.randrange(3),
+                        r.getrandbits(23))
     if kind == "pos1":
         return f32_bits(0, 150, r.getrandbits(23))
     if kind == "max":
@@ -362,6 +386,11 @@ def f64_element(kind, i, n, r, seed):
         return 0x7FF0000000000000 if i == 0 else 0xFFF0000000000000
     if kind == "special" or kind.startswith("infs"):
         return bits(r.getrandbits(1), 1000 + r.randrange(20), r.getrandbits(52))
+    if kind.startswith("byblock"):
+        R, B, S = (int(x) for x in kind[7:].split("."))
+        block = (i // 2 % R) // B
+        return bits(r.getrandbits(1), (983 if block // S % 2 else 1023) + r.randrange(3),
+                    r.getrandbits(52))
     if kind == "pos1":
         return bits(0, 1000, r.getrandbits(52))
     if kind.startswith("tieS") or kind == "tieE":
