@@ -305,6 +305,21 @@ def tie_element(kind, i, bits, one, p, low):
     return first[i] if i < len(first) else 0
 
 
+def infinity_at(kind, i, n):
+    """special: +1 at element n // 2; infsK: +1 at element 0, -1 at element
+    K; 0 elsewhere (the sign of the infinity element i is, if any)."""
+    if kind == "special":
+        return 1 if i == n // 2 else 0
+    return 1 if i == 0 else -1 if i == int(kind[4:]) else 0
+
+
+def byblock_odd(kind, i, w):
+    """byblockR.B.S with w elements to a vector: whether element i lies in
+    a block whose (block // S) is odd."""
+    R, B, S = (int(x) for x in kind[7:].split("."))
+    return (i // w % R) // B // S % 2 == 1
+
+
 def narrow_element(kind, i, n, r, seed):
     """The f32 bits of element i of a kind."""
     if kind == "std":
@@ -328,18 +343,14 @@ def narrow_element(kind, i, n, r, seed):
         return f32_bits(r.getrandbits(1), r.choice([0, 0, 1, 2, 30]), r.getrandbits(23))
     if kind == "grow":
         return f32_bits(0, min(254, 10 + (i * 240) // max(n, 1)), r.getrandbits(23))
-    if kind == "special":
-        if i == n // 2:
-            return 0x7F800000
-    if kind.startswith("infs") and i in (0, int(kind[4:])):
-        return 0x7F800000 if i == 0 else 0xFF800000
     if kind == "special" or kind.startswith("infs"):
+        inf = infinity_at(kind, i, n)
+        if inf:
+            return f32_bits(inf < 0, 255, 0)
         return f32_bits(r.getrandbits(1), 100 + r.randrange(20), r.getrandbits(23))
     if kind.startswith("byblock"):
-        R, B, S = (int(x) for x in kind[7:].split("."))
-        block = (i // 4 % R) // B
-        return f32_bits(r.getrandbits(1), (97 if block // S % 2 else 127) + r.randrange(3),
-                        r.getrandbits(23))
+        e = 97 if byblock_odd(kind, i, 4) else 127
+        return f32_bits(r.getrandbits(1), e + r.randrange(3), r.getrandbits(23))
     if kind == "pos1":
         return f32_bits(0, 150, r.getrandbits(23))
     if kind == "max":
@@ -379,18 +390,14 @@ def f64_element(kind, i, n, r, seed):
             return 1
         rr = random.Random(seed * 1000003 + (i // 128) * 64 + i % 64)
         return bits((i // 64) % 2, rr.choice([0, 0, 1, 2, 40]), rr.getrandbits(52))
-    if kind == "special":
-        if i == n // 2:
-            return 0x7FF0000000000000
-    if kind.startswith("infs") and i in (0, int(kind[4:])):
-        return 0x7FF0000000000000 if i == 0 else 0xFFF0000000000000
     if kind == "special" or kind.startswith("infs"):
+        inf = infinity_at(kind, i, n)
+        if inf:
+            return bits(inf < 0, 2047, 0)
         return bits(r.getrandbits(1), 1000 + r.randrange(20), r.getrandbits(52))
     if kind.startswith("byblock"):
-        R, B, S = (int(x) for x in kind[7:].split("."))
-        block = (i // 2 % R) // B
-        return bits(r.getrandbits(1), (983 if block // S % 2 else 1023) + r.randrange(3),
-                    r.getrandbits(52))
+        e = 983 if byblock_odd(kind, i, 2) else 1023
+        return bits(r.getrandbits(1), e + r.randrange(3), r.getrandbits(52))
     if kind == "pos1":
         return bits(0, 1000, r.getrandbits(52))
     if kind.startswith("tieS") or kind == "tieE":
