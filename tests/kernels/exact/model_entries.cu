@@ -11,7 +11,7 @@
  * cured_reduce's flags, into out. The one difference from the library's
  * kernels: the model has no .u16x2/.s16x2 integer min/max, so the bf16
  * keys' two helpers are built in plain C here (CURED_REDUCE_SIMD16_C,
- * sum_thread.cuh). The exact sums' cluster combine is the library's PTX:
+ * acc_narrow.cuh). The exact sums' cluster combine is the library's PTX:
  * the model runs a launch as a GPU runs one without clusters, every block
  * a cluster of one, so every block takes the global path.
  */

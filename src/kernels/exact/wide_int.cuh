@@ -1,0 +1,232 @@
+/* wide_int.cuh - the exact kernels' wide integers: 128- and 160-bit two's
+ * complement values in 32-bit words, their adds, words, pieces on the
+ * digit grid, one rounding to f32 or f64, and their sums over a warp.
+ *
+ * defines: FULL_WARP, u128, u128_add, u128_add_s64, u128_add_s64_shl,
+ *          u128_is_zero, u160, u160_of, u160_add, u160_is_zero,
+ *          u160_add_s64_shl, u160_word, u160_magnitude_words, u160_piece,
+ *          u160_round, warp_sum_words, warp_sum
+ *
+ * Words are plain registers (w0 the lowest), picked by selects rather than
+ * indexing, which would put them in local memory. The pieces and the
+ * rounding follow xacc.h's digits (units of the format's smallest
+ * subnormal, 32 bits a digit), so a value rounded here gives the bits the
+ * CPU path gives for the same sum.
+ */
+#ifndef CURED_WIDE_INT_CUH
+#define CURED_WIDE_INT_CUH
+
+#include <stdint.h>
+
+#include "xacc.h"
+
+#define FULL_WARP 0xffffffffu
+
+// ----------------------------------------------------------------------------
+// 128-bit integers in four 32-bit words
+
+struct u128 {
+    unsigned w0, w1, w2, w3;
+};
+
+/* a += b, modulo 2^128. */
+__device__ inline void u128_add(u128 &a, const u128 &b)
+{
+    asm("add.cc.u32 %0, %0, %4;\n\t"
+        "addc.cc.u32 %1, %1, %5;\n\t"
+        "addc.cc.u32 %2, %2, %6;\n\t"
+        "addc.u32 %3, %3, %7;"
+        : "+r"(a.w0), "+r"(a.w1), "+r"(a.w2), "+r"(a.w3)
+        : "r"(b.w0), "r"(b.w1), "r"(b.w2), "r"(b.w3));
+}
+
+/* a += v, v a signed 64-bit integer. */
+__device__ inline void u128_add_s64(u128 &a, long long v)
+{
+    unsigned s = (unsigned)(v >> 63);
+    u128 b = {(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s};
+    u128_add(a, b);
+}
+
+__device__ inline bool u128_is_zero(const u128 &a)
+{
+    return (a.w0 | a.w1 | a.w2 | a.w3) == 0;
+}
+
+/* a += v * 2^S (v signed, 0 < S < 64), modulo 2^128. */
+template <int S>
+__device__ inline void u128_add_s64_shl(u128 &a, long long v)
+{
+    unsigned long long lo = (unsigned long long)v << S;
+    long long hi = v >> (64 - S);
+    u128 b = {(unsigned)lo, (unsigned)(lo >> 32), (unsigned)hi,
+              (unsigned)((unsigned long long)hi >> 32)};
+    u128_add(a, b);
+}
+
+// ----------------------------------------------------------------------------
+// 160-bit integers: a warp's sum of 128-bit ones, and f64's accumulator
+
+struct u160 {
+    unsigned w0, w1, w2, w3, w4;
+};
+
+/* a, sign-extended. */
+__device__ inline u160 u160_of(const u128 &a)
+{
+    return u160{a.w0, a.w1, a.w2, a.w3, (unsigned)((int)a.w3 >> 31)};
+}
+
+/* a += b, modulo 2^160. */
+__device__ inline void u160_add(u160 &a, const u160 &b)
+{
+    asm("add.cc.u32 %0, %0, %5;\n\t"
+        "addc.cc.u32 %1, %1, %6;\n\t"
+        "addc.cc.u32 %2, %2, %7;\n\t"
+        "addc.cc.u32 %3, %3, %8;\n\t"
+        "addc.u32 %4, %4, %9;"
+        : "+r"(a.w0), "+r"(a.w1), "+r"(a.w2), "+r"(a.w3), "+r"(a.w4)
+        : "r"(b.w0), "r"(b.w1), "r"(b.w2), "r"(b.w3), "r"(b.w4));
+}
+
+__device__ inline bool u160_is_zero(const u160 &a)
+{
+    return (a.w0 | a.w1 | a.w2 | a.w3 | a.w4) == 0;
+}
+
+/* a += v * 2^S (v signed, 0 <= S < 96), modulo 2^160. */
+template <int S>
+__device__ inline void u160_add_s64_shl(u160 &a, long long v)
+{
+    unsigned s = (unsigned)(v >> 63);
+    const unsigned x[5] = {(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s, s};
+    unsigned w[5]; /* x shifted left by S */
+#pragma unroll
+    for (int i = 0; i < 5; i++) {
+        int j = i - S / 32;
+        unsigned hi = j >= 0 ? x[j] : 0u, lo = j >= 1 ? x[j - 1] : 0u;
+        w[i] = S % 32 ? __funnelshift_l(lo, hi, S % 32) : hi;
+    }
+    u160_add(a, u160{w[0], w[1], w[2], w[3], w[4]});
+}
+
+/* Word j (0..4) of a, by selects (an indexed pick would put a in local
+ * memory). */
+__device__ inline unsigned u160_word(const u160 &a, unsigned j)
+{
+    return j == 0 ? a.w0 : j == 1 ? a.w1 : j == 2 ? a.w2 : j == 3 ? a.w3 : a.w4;
+}
+
+/* a's magnitude (a two's complement, |a| < 2^159) shifted left by
+ * pos % 32, as six words v on the digit grid from digit pos >> 5 up.
+ * Returns whether a is negative. */
+__device__ inline bool u160_magnitude_words(const u160 &a, int pos, unsigned (&v)[6])
+{
+    unsigned m[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
+    bool neg = (int)a.w4 < 0;
+    if (neg) { /* magnitude = ~a + 1 */
+        unsigned carry = 1;
+#pragma unroll
+        for (int i = 0; i < 5; i++) {
+            unsigned x = ~m[i];
+            m[i] = x + carry;
+            carry = carry && m[i] == 0;
+        }
+    }
+    unsigned r = (unsigned)pos & 31u;
+#pragma unroll
+    for (int j = 0; j < 6; j++)
+        v[j] = j == 0 ? m[0] << r
+               : j < 5 ? __funnelshift_l(m[j - 1], m[j], r)
+                       : __funnelshift_l(m[4], 0u, r);
+    return neg;
+}
+
+/* Piece `which` (0..5) of the two's complement a in units 2^pos: a's
+ * magnitude shifted left by pos % 32, word `which`, with a's sign (as
+ * xacc_pieces, one word more); *k gets the digit of piece 0, pos >> 5.
+ * |a| < 2^159. */
+__device__ inline int64_t u160_piece(const u160 &a, int pos, unsigned which, int *k)
+{
+    unsigned v[6];
+    bool neg = u160_magnitude_words(a, pos, v);
+    unsigned w = 0;
+#pragma unroll
+    for (int j = 0; j < 6; j++)
+        if (which == (unsigned)j)
+            w = v[j];
+    *k = pos >> 5;
+    return neg ? -(int64_t)w : (int64_t)w;
+}
+
+/* The two's complement a in units 2^pos (pos >= 0, |a| < 2^159), family
+ * f, rounded once to f32 (to_f64 == 0: the bits in the low 32) or f64, as
+ * warp_round rounds the same value held in digits: the six words of
+ * u160_magnitude_words, of which xacc_round_top takes the top nonzero one,
+ * the two below it and whether any bit under those is set. A zero gives
+ * +0. */
+__device__ inline uint64_t u160_round(xacc_family f, const u160 &a, int pos, int to_f64)
+{
+    unsigned v[6];
+    int neg = u160_magnitude_words(a, pos, v);
+    /* words moved up until the top one is nonzero (selects, no indexed
+     * access, which would put v in local memory); t its digit */
+    int t = (pos >> 5) + 5;
+#pragma unroll
+    for (int k = 0; k < 5; k++) {
+        bool up = v[5] == 0;
+#pragma unroll
+        for (int j = 5; j > 0; j--)
+            v[j] = up ? v[j - 1] : v[j];
+        v[0] = up ? 0u : v[0];
+        t -= up;
+    }
+    if (v[5] == 0)
+        return 0; /* +0 */
+    return xacc_round_top(f, v[5], v[4], v[3], t, (v[2] | v[1] | v[0]) != 0, neg, to_f64);
+}
+
+/* The sum over the warp's 32 lanes of a two's complement integer of N
+ * 32-bit words w[0..N-1] (N = 4: a u128, sign-extended to 160 bits; N = 5:
+ * a u160, modulo 2^160), in every lane. No shuffles: the words' 16-bit
+ * chunks (the top one signed) are summed by redux.sync, one instruction
+ * each and independent of one another; a chunk's sum over 32 lanes lies
+ * below 2^21 in magnitude, chunk pairs make 64-bit values below 2^38,
+ * and one carry chain adds them at their word offsets. */
+template <int N>
+__device__ inline u160 warp_sum_words(const unsigned (&w)[N])
+{
+    long long pair[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        unsigned lo = __reduce_add_sync(FULL_WARP, w[j] & 0xffffu);
+        long long hi = j == N - 1 ? (long long)__reduce_add_sync(FULL_WARP, (int)w[j] >> 16)
+                                  : (long long)__reduce_add_sync(FULL_WARP, w[j] >> 16);
+        pair[j] = (long long)lo + hi * 65536;
+    }
+    unsigned r[5];
+    long long c = 0;
+#pragma unroll
+    for (int j = 0; j < 5; j++) {
+        c += j < N ? pair[j] : 0;
+        r[j] = (unsigned)c;
+        c >>= 32; /* arithmetic: the carry, or the sign above the last pair */
+    }
+    return u160{r[0], r[1], r[2], r[3], r[4]};
+}
+
+/* The warp's sum of a u128 (signed), sign-extended to 160 bits. */
+__device__ inline u160 warp_sum(const u128 &a)
+{
+    const unsigned w[4] = {a.w0, a.w1, a.w2, a.w3};
+    return warp_sum_words<4>(w);
+}
+
+/* The warp's sum of a u160, modulo 2^160. */
+__device__ inline u160 warp_sum(const u160 &a)
+{
+    const unsigned w[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
+    return warp_sum_words<5>(w);
+}
+
+#endif /* CURED_WIDE_INT_CUH */
