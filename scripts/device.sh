@@ -21,8 +21,9 @@
 #          --large, the price of exactness, `cured bench --api` against CUB
 #          with bench-api.csv/.json/.svg; not in the default list: name it,
 #          `scripts/device.sh build bench-api`)
-#   bound  scripts/gpu-bound.sh (Nsight Compute on cured_reduce's exact f32
-#          sum, CUB's and the read kernel at 2^24 and 2^28: what bounds
+#   bound  scripts/gpu-bound.sh (Nsight Compute: cured_reduce's exact f32
+#          sum, CUB's and the read kernel at 2^24, 2^28 and 2^30, and the
+#          cold single tiles against CUB's single-tile kernel: what bounds
 #          each; not in the default list: name it)
 #   sharded scripts/gpu-sharded.sh (cured_reduce_sharded: one rank against
 #          cured_reduce bit for bit, its overhead 2^10..2^30; with 2+ GPUs
@@ -120,7 +121,7 @@ for s in "${stages[@]}"; do
     tour) run_stage tour "$out/tour.log" 120 build/cured tour ;;
     reduce) run_stage reduce "$out/reduce.log" 420 scripts/gpu-reduce.sh ;;
     bench-api) run_stage bench-api "$out/bench-api.log" 500 scripts/gpu-bench-api.sh ;;
-    bound) run_stage bound "$out/bound.log" 200 scripts/gpu-bound.sh ;;
+    bound) run_stage bound "$out/bound.log" 540 scripts/gpu-bound.sh ;;
     sharded) run_stage sharded "$out/sharded.log" 300 scripts/gpu-sharded.sh ;;
   esac
 done
@@ -157,7 +158,7 @@ find "$out" -mindepth 1 -maxdepth 1 "${keep[@]}" ! -name logs.tar.gz ! -name sum
   if [ -f "$out/bound.log" ]; then
     echo
     echo "== bound (ncu: what bounds each kernel) =="
-    tail -n 8 "$out/bound.log"
+    sed -n "/^== large sizes/,\$p" "$out/bound.log"
   fi
   if [ -f "$out/sharded.log" ]; then
     echo
