@@ -57,7 +57,13 @@ install(FILES ${PROJECT_BINARY_DIR}/curedConfig.cmake
 #     carries the same two in its link interface.
 set(CURED_PC_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 set(CURED_PC_LIBS "")
+#   - with CUDA, Cflags also name the toolkit's headers: cured_reduce takes
+#     device memory, which a C program allocates with the CUDA runtime
+#     (cuda_runtime.h); cured::cured carries them through CUDA::cudart_static.
+set(CURED_PC_CFLAGS "")
 if(CURED_HAVE_CUDA)
+  list(GET CUDAToolkit_INCLUDE_DIRS 0 cuda_include)
+  set(CURED_PC_CFLAGS " -I${cuda_include}")
   get_filename_component(cudart_dir "${CUDA_cudart_static_LIBRARY}" DIRECTORY)
   if(NOT cudart_dir)
     message(FATAL_ERROR "cured: FindCUDAToolkit found no cudart_static for cured.pc")

@@ -91,13 +91,17 @@ want("pkg-config --modversion cured" "${run_out}" "^${VERSION}\n$")
 run("pkg-config --variable=arch cured-model" ${PKG_CONFIG} --variable=arch cured-model)
 want("pkg-config --variable=arch cured-model" "${run_out}" "^${MODEL_ARCH}\n$")
 file(MAKE_DIRECTORY ${WORK}/pkg-config)
-foreach(pair catalogue_list:cured model_sum:cured-model)
+set(programs catalogue_list:cured model_sum:cured-model)
+if(HAVE_CUDA) # reduce_sum allocates device memory with the CUDA runtime
+  list(APPEND programs reduce_sum:cured)
+endif()
+foreach(pair ${programs})
   string(REPLACE ":" ";" pair ${pair})
   list(GET pair 0 program)
   list(GET pair 1 package)
   run("pkg-config --cflags --libs ${package}" ${PKG_CONFIG} --cflags --libs ${package})
   want("pkg-config --cflags --libs ${package}" "${run_out}"
-       "^-I${pcdir_regex}/[./]*include -L${pcdir_regex}/[./]*lib")
+       "^-I${pcdir_regex}/[./]*include( -I[^ ]+)* -L${pcdir_regex}/[./]*lib")
   separate_arguments(flags UNIX_COMMAND "${run_out}")
   run("cc ${program}.c $(pkg-config --cflags --libs ${package})" ${C_COMPILER}
       ${EXAMPLES}/${program}.c ${flags} -o ${WORK}/pkg-config/${program})
@@ -179,5 +183,17 @@ if(HAVE_CUDA)
 else()
   example(model_sum 2)
   want(model_sum "${ex_err}" "^model_sum: this build has no embedded catalogue PTX")
+endif()
+# reduce_sum: cured_reduce_cpu's exact sum where a plain loop loses every
+# unit, and cured_reduce on the GPU (with the CPU's bits) or the status
+# that says why there is no GPU.
+if(HAVE_CUDA)
+  example(reduce_sum 0 300000)
+  want(reduce_sum "${ex_out}" "\na plain loop in float: 0\n")
+  want(reduce_sum "${ex_out}" "\ncured_reduce_cpu: 100000 \\(exact\\)\n")
+  want(reduce_sum "${ex_out}"
+       "\n(no GPU here: a CUDA call or kernel launch failed|cured_reduce on the GPU: 100000 \\(the CPU's bits\\))\n$")
+  example(reduce_sum 2 7)
+  want(reduce_sum "${ex_err}" "^usage: reduce_sum \\[N\\]")
 endif()
 message(STATUS "install_tree: ${prefix} works through find_package and pkg-config")
