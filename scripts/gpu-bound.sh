@@ -7,6 +7,9 @@
 #                                     build/ (scripts/device.sh build bound
 #                                     runs both); LOG2 the large f32 sizes,
 #                                     24 28 30 when none are named
+#   scripts/gpu-bound.sh --table [LOG2 ...]
+#                                     the table again from the text pages
+#                                     under $OUT/gpu-bound (any machine)
 #
 # Large sizes (warm L2, back to back as `cured bench --api` calls): the
 # exact f32 sum, CUB's DeviceReduce::Sum (its main kernel) and the bench's
@@ -25,11 +28,13 @@ build="${CURED_BUILD:-build}"
 cured=$build/cured
 export PATH="$PATH:/usr/local/cuda/bin"
 mkdir -p "$out"
-command -v ncu > /dev/null || {
+table_only=0
+if [ "${1:-}" = --table ]; then table_only=1; shift; fi
+[ "$table_only" = 1 ] || command -v ncu > /dev/null || {
   echo "gpu-bound: no ncu (Nsight Compute) on PATH: run it on the GPU machine, scripts/device.sh build bound" >&2
   exit 2
 }
-[ -x "$cured" ] || { echo "gpu-bound: $cured not built: scripts/device.sh build bound builds it first" >&2; exit 2; }
+[ "$table_only" = 1 ] || [ -x "$cured" ] || { echo "gpu-bound: $cured not built: scripts/device.sh build bound builds it first" >&2; exit 2; }
 sizes="${*:-24 28 30}"
 status=0
 
@@ -51,14 +56,9 @@ profile() {
 field() { # field FILE LABEL: the value of the first details line starting with LABEL
   grep -m1 -E "^ +$2 " "$1" | awk '{print $NF}'
 }
-duration_us() { # duration_us FILE
-  local d
-  d=$(grep -m1 -E "^ +Duration " "$1" | awk '{print $(NF-1)" "$NF}')
-  case "$d" in
-    *" ms") awk -v v="${d% ms}" 'BEGIN{printf "%.2f", v * 1000}' ;;
-    *" ns") awk -v v="${d% ns}" 'BEGIN{printf "%.2f", v / 1000}' ;;
-    *) echo "${d%% *}" ;;
-  esac
+duration_us() { # duration_us FILE: the details page's "Duration  UNIT  VALUE"
+  grep -m1 -E "^ +Duration " "$1" | awk '{u = $(NF-1); v = $NF; gsub(/,/, "", v)
+    printf "%.2f", u == "ms" ? v * 1000 : u == "ns" ? v / 1000 : v}'
 }
 stalls() { # stalls RAWFILE: the three largest stall reasons, cycles per issue
   awk '$1 ~ /^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$/ {
@@ -69,8 +69,9 @@ stalls() { # stalls RAWFILE: the three largest stall reasons, cycles per issue
 row() { # row NAME DTYPE LOG2
   local base="$out/$1.$2.2^$3"
   [ -f "$base.txt" ] || { printf '%-6s %-4s %5s  (no report)\n' "$1" "$2" "2^$3"; return; }
-  printf '%-6s %-4s %5s %9s %6s %6s %6s %6s %8s %8s  %s\n' "$1" "$2" "2^$3" \
-    "$(duration_us "$base.txt")" "$(field "$base.txt" 'DRAM Throughput')" \
+  printf '%-6s %-4s %5s %9s %9s %6s %6s %6s %6s %8s %11s  %s\n' "$1" "$2" "2^$3" \
+    "$(duration_us "$base.txt")" "$(field "$base.txt" 'Elapsed Cycles')" \
+    "$(field "$base.txt" 'DRAM Throughput')" \
     "$(field "$base.txt" 'Compute \(SM\) Throughput')" \
     "$(field "$base.txt" 'One or More Eligible')" "$(field "$base.txt" 'Achieved Occupancy')" \
     "$(field "$base.txt" 'Warp Cycles Per Issued Instruction')" \
@@ -78,19 +79,21 @@ row() { # row NAME DTYPE LOG2
 }
 
 large="cured:exact_sum_kernel cub:DeviceReduceKernel read:^read_kernel"
-for lg in $sizes; do
-  for k in $large; do profile "${k%%:*}" "${k#*:}" f32 "$lg" none; done
-done
 cold="f32:12:exact_sum_kernel f64:11:exact_sum_kernel f16:13:exact_sum_kernel i32:12:int_sum_kernel"
-for c in $cold; do
-  IFS=: read -r dt lg re <<< "$c"
-  profile cured "$re" "$dt" "$lg" all
-  profile cub SingleTile "$dt" "$lg" all
-  profile empty '^empty_kernel' "$dt" "$lg" all
-done
+if [ "$table_only" = 0 ]; then
+  for lg in $sizes; do
+    for k in $large; do profile "${k%%:*}" "${k#*:}" f32 "$lg" none; done
+  done
+  for c in $cold; do
+    IFS=: read -r dt lg re <<< "$c"
+    profile cured "$re" "$dt" "$lg" all
+    profile cub SingleTile "$dt" "$lg" all
+    profile empty '^empty_kernel' "$dt" "$lg" all
+  done
+fi
 
 hdr() {
-  printf '%-6s %-4s %5s %9s %6s %6s %6s %6s %8s %8s  %s\n' kernel type n "dur(us)" "dram%" \
+  printf '%-6s %-4s %5s %9s %9s %6s %6s %6s %6s %8s %11s  %s\n' kernel type n "dur(us)" cycles "dram%" \
     "sm%" "issue%" "occ%" "cyc/inst" "instrs" "top stalls (cycles per issued instruction)"
 }
 echo "== large sizes, warm L2 =="
