@@ -207,13 +207,13 @@ struct int_acc {
     }
 };
 
-template <unsigned ELEM, bool SIGNED>
+template <unsigned ELEM, bool SIGNED, bool ONE_TRIP>
 __device__ void int_sum_body(const cured_reduce_kernel_args &a)
 {
     grid_dependency_begin();
     int_acc<ELEM, SIGNED> acc;
     acc.s = 0;
-    rl_visit_array<ELEM>(a.in, a.n, acc);
+    rl_visit_array<ELEM, int_acc<ELEM, SIGNED>, ONE_TRIP>(a.in, a.n, acc);
     auto add = [](int_val x, int_val y) {
         int_val r = {x.s + y.s, 0};
         return r;
@@ -229,11 +229,11 @@ __device__ void int_sum_body(const cured_reduce_kernel_args &a)
     grid_one_value(b, int_val{0, 0}, a, add, write);
 }
 
-template <unsigned ELEM, bool SIGNED>
+template <unsigned ELEM, bool SIGNED, bool ONE_TRIP>
 __global__ void __launch_bounds__(1024, 1)
 int_sum_kernel(cured_reduce_kernel_args a)
 {
-    int_sum_body<ELEM, SIGNED>(a);
+    int_sum_body<ELEM, SIGNED, ONE_TRIP>(a);
 }
 
 // ----------------------------------------------------------------------------
@@ -301,7 +301,7 @@ struct mm_acc {
     }
 };
 
-template <int DTYPE, unsigned ELEM>
+template <int DTYPE, unsigned ELEM, bool ONE_TRIP>
 __device__ void minmax_body(const cured_reduce_kernel_args &a)
 {
     grid_dependency_begin();
@@ -310,7 +310,7 @@ __device__ void minmax_body(const cured_reduce_kernel_args &a)
     acc.is_max = is_max;
     acc.best.rank = is_max ? 0ull : ~0ull;
     acc.best.idx = ~0ull;
-    rl_visit_array<ELEM>(a.in, a.n, acc);
+    rl_visit_array<ELEM, mm_acc<DTYPE, ELEM>, ONE_TRIP>(a.in, a.n, acc);
     auto better = [is_max](mm_val x, mm_val y) {
         return mm_better(x, y, is_max) ? x : y;
     };
@@ -343,11 +343,11 @@ __device__ void minmax_body(const cured_reduce_kernel_args &a)
     grid_one_value(b, none, a, better, write);
 }
 
-template <int DTYPE, unsigned ELEM>
+template <int DTYPE, unsigned ELEM, bool ONE_TRIP>
 __global__ void __launch_bounds__(1024, 1)
 minmax_kernel(cured_reduce_kernel_args a)
 {
-    minmax_body<DTYPE, ELEM>(a);
+    minmax_body<DTYPE, ELEM, ONE_TRIP>(a);
 }
 
 // ----------------------------------------------------------------------------
@@ -373,13 +373,27 @@ static const void *exact_float_function(cured_dtype dtype)
     }
 }
 
+/* The integer sums, general or one-trip. */
+template <bool ONE_TRIP>
+static const void *int_sum_function(cured_dtype dtype)
+{
+    switch (dtype) {
+    case CURED_I32: return (const void *)int_sum_kernel<4, true, ONE_TRIP>;
+    case CURED_U32: return (const void *)int_sum_kernel<4, false, ONE_TRIP>;
+    case CURED_I64: return (const void *)int_sum_kernel<8, true, ONE_TRIP>;
+    case CURED_U64: return (const void *)int_sum_kernel<8, false, ONE_TRIP>;
+    default: return NULL;
+    }
+}
+
 static const void *exact_sum_function(cured_dtype dtype, int one_trip)
 {
     switch (dtype) {
-    case CURED_I32: return (const void *)int_sum_kernel<4, true>;
-    case CURED_U32: return (const void *)int_sum_kernel<4, false>;
-    case CURED_I64: return (const void *)int_sum_kernel<8, true>;
-    case CURED_U64: return (const void *)int_sum_kernel<8, false>;
+    case CURED_I32:
+    case CURED_U32:
+    case CURED_I64:
+    case CURED_U64:
+        return one_trip ? int_sum_function<true>(dtype) : int_sum_function<false>(dtype);
     default:
         return one_trip ? exact_float_function<true>(dtype) : exact_float_function<false>(dtype);
     }
@@ -396,17 +410,20 @@ static const void *plain_sum_function(cured_dtype dtype)
     }
 }
 
+/* min, max, argmin, argmax (one kernel each dtype, the op an argument),
+ * general or one-trip. */
+template <bool ONE_TRIP>
 static const void *minmax_function(cured_dtype dtype)
 {
     switch (dtype) {
-    case CURED_F32: return (const void *)minmax_kernel<CURED_F32, 4>;
-    case CURED_F64: return (const void *)minmax_kernel<CURED_F64, 8>;
-    case CURED_I32: return (const void *)minmax_kernel<CURED_I32, 4>;
-    case CURED_I64: return (const void *)minmax_kernel<CURED_I64, 8>;
-    case CURED_U32: return (const void *)minmax_kernel<CURED_U32, 4>;
-    case CURED_U64: return (const void *)minmax_kernel<CURED_U64, 8>;
-    case CURED_F16: return (const void *)minmax_kernel<CURED_F16, 2>;
-    case CURED_BF16: return (const void *)minmax_kernel<CURED_BF16, 2>;
+    case CURED_F32: return (const void *)minmax_kernel<CURED_F32, 4, ONE_TRIP>;
+    case CURED_F64: return (const void *)minmax_kernel<CURED_F64, 8, ONE_TRIP>;
+    case CURED_I32: return (const void *)minmax_kernel<CURED_I32, 4, ONE_TRIP>;
+    case CURED_I64: return (const void *)minmax_kernel<CURED_I64, 8, ONE_TRIP>;
+    case CURED_U32: return (const void *)minmax_kernel<CURED_U32, 4, ONE_TRIP>;
+    case CURED_U64: return (const void *)minmax_kernel<CURED_U64, 8, ONE_TRIP>;
+    case CURED_F16: return (const void *)minmax_kernel<CURED_F16, 2, ONE_TRIP>;
+    case CURED_BF16: return (const void *)minmax_kernel<CURED_BF16, 2, ONE_TRIP>;
     default: return NULL;
     }
 }
@@ -419,6 +436,6 @@ extern "C" const void *cured_reduce_function(cured_op op, cured_dtype dtype,
                : variant == CURED_VARIANT_PLAIN ? plain_sum_function(dtype)
                                                 : NULL;
     if ((unsigned)op < CURED_OP_COUNT && variant == CURED_VARIANT_EXACT)
-        return minmax_function(dtype);
+        return one_trip ? minmax_function<true>(dtype) : minmax_function<false>(dtype);
     return NULL;
 }

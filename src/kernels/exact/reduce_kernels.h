@@ -71,10 +71,11 @@ typedef struct cured_reduce_kernel_args {
  * grid a multiple of the cluster). one_trip != 0 asks for the kernel
  * without a main loop, which is correct only when
  * n * element size <= CURED_REDUCE_TRIP_BYTES * grid * block (every
- * thread's data in one trip; cured_reduce_one_trip): the exact float sums
- * have one (a smaller kernel, faster on a cold start), the others return
- * their one kernel. NULL when there is no such kernel (plain for a non-sum
- * or an integer sum). */
+ * thread's data in one trip; cured_reduce_one_trip): the exact sums (float
+ * and integer) and min/max have one (a smaller kernel that issues its
+ * loads sooner, faster on a cold start), the plain variant returns its
+ * one kernel. NULL when there is no such kernel (plain for a non-sum or
+ * an integer sum). */
 const void *cured_reduce_function(cured_op op, cured_dtype dtype,
                                   cured_reduce_variant variant, int one_trip);
 

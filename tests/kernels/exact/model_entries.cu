@@ -2,9 +2,9 @@
  * entries with flat parameters, so that `cured model --ptx` can launch them
  * on the CPU (its --arg takes buffers and scalars, not a struct).
  *
- * defines: exact_f32, exact_bf16, exact_f16, exact_f64 (and their
- *          _one_trip kernels, for n within one trip of the grid),
- *          argmin_f32, argmax_f16, sum_i32
+ * defines: exact_f32, exact_bf16, exact_f16, exact_f64, argmin_f32,
+ *          argmax_f16, sum_i32 (and each one's _one_trip kernel, for n
+ *          within one trip of the grid)
  *
  * Every entry: (in, out, n, workspace, flags, offset): the kernel reduces
  * n elements starting `offset` bytes into `in` (a misaligned start), with
@@ -89,15 +89,30 @@ ENTRY(exact_f64_one_trip)
 
 ENTRY(argmin_f32)
 {
-    minmax_body<CURED_F32, 4>(args(in, out, n, ws, flags, offset, CURED_OP_ARGMIN));
+    minmax_body<CURED_F32, 4, false>(args(in, out, n, ws, flags, offset, CURED_OP_ARGMIN));
+}
+
+ENTRY(argmin_f32_one_trip)
+{
+    minmax_body<CURED_F32, 4, true>(args(in, out, n, ws, flags, offset, CURED_OP_ARGMIN));
 }
 
 ENTRY(argmax_f16)
 {
-    minmax_body<CURED_F16, 2>(args(in, out, n, ws, flags, offset, CURED_OP_ARGMAX));
+    minmax_body<CURED_F16, 2, false>(args(in, out, n, ws, flags, offset, CURED_OP_ARGMAX));
+}
+
+ENTRY(argmax_f16_one_trip)
+{
+    minmax_body<CURED_F16, 2, true>(args(in, out, n, ws, flags, offset, CURED_OP_ARGMAX));
 }
 
 ENTRY(sum_i32)
 {
-    int_sum_body<4, true>(args(in, out, n, ws, flags, offset, CURED_OP_SUM));
+    int_sum_body<4, true, false>(args(in, out, n, ws, flags, offset, CURED_OP_SUM));
+}
+
+ENTRY(sum_i32_one_trip)
+{
+    int_sum_body<4, true, true>(args(in, out, n, ws, flags, offset, CURED_OP_SUM));
 }

@@ -261,6 +261,22 @@ exact_f64 f64 huge 262145 1 32
 argmin_f32 f32 wide 100003 7 256 0 3
 argmax_f16 f16 std 100003 7 256 0 5
 sum_i32 i32 std 100003 7 256 0 1
+sum_i32 i32 std 4096 1 256
+sum_i32 i32 std 100003 1 32
+sum_i32 i32 std 5000 3 64 0 2
+sum_i32_one_trip i32 std 4096 1 256
+sum_i32_one_trip i32 std 4093 1 256 0 3
+sum_i32_one_trip i32 std 0 1 32
+sum_i32_one_trip i32 std 1 1 32
+sum_i32_one_trip i32 std 28672 7 256 0 1
+sum_i32_one_trip i32 std 1024 1 1024
+argmin_f32_one_trip f32 wide 4096 1 256
+argmin_f32_one_trip f32 wide 4095 1 256 0 1
+argmin_f32_one_trip f32 special 2048 2 64
+argmin_f32_one_trip f32 wide 28672 7 256 0 3
+argmax_f16_one_trip f16 std 8192 1 256
+argmax_f16_one_trip f16 std 8189 1 256 0 3
+argmax_f16_one_trip f16 special 4096 2 128 0 5
 exact_f32_one_trip f32 std 65536 16c16 256
 exact_f32 f32 std 100003 16c16 256
 exact_f32 f32 std 100003 16c16 256 0 1
