@@ -28,7 +28,7 @@
 #include "order.h"
 #include "reduce_kernels.h"
 #include "reduce_load.cuh"
-#include "sum_block.cuh"
+#include "sum_grid.cuh"
 #include "sum_thread.cuh"
 #include "xacc.h"
 

@@ -15,7 +15,7 @@
  *
  * Pure C99 and XACC_HD (xacc.h), like xacc.h and order.h: the GPU kernels
  * (src/kernels/exact/shard.cu, and the exact sum's state mode in
- * sum_block.cuh) and the CPU path (src/lib/reduce_cpu.c, whose threads
+ * sum_write.cuh) and the CPU path (src/lib/reduce_cpu.c, whose threads
  * are shards too) run these same functions, so the GPU's combine and the
  * CPU simulation test (tests/lib/test_sharded_cpu.c) cannot drift apart.
  * docs/sharded.md gives the design and the exactness argument.

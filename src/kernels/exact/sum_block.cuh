@@ -1,34 +1,28 @@
-/* sum_block.cuh - the block and grid layers of cured_reduce's exact float
- * sums: the threads' exact sums combined, exactly, into one set of digits
- * per block, the blocks' digits into one sum, rounded once.
+/* sum_block.cuh - the block layer of cured_reduce's exact float sums: the
+ * threads' exact sums combined, exactly, into one set of digits per block
+ * (or, in the common case, one 160-bit sum).
  *
  * defines: EXACT_WS_*, exact_block_state, EXACT_SENT_DIGITS,
+ *          exact_cluster_size, exact_cluster_arrive, exact_cluster_wait,
  *          exact_block_begin, exact_block_keeps_words, exact_block_sum,
- *          exact_block_pieces, exact_block_digits,
- *          exact_write, exact_block_total, exact_round_write,
- *          exact_block_round, exact_digits_round, exact_cluster_gather,
- *          exact_grid_finish
+ *          exact_block_pieces, exact_block_digits, exact_block_total
  *
  * Each warp sums its lanes' integers and stores the sum as six pieces in
  * its own row of shared memory (a grid of one block or a cluster: its five
  * words, made into pieces only where the short ways decline); warp 0
- * gathers the rows and the slow
- * paths' superaccumulator into the block's digits. One block rounds and
- * writes the result (in the common case straight from the warps' sums,
- * without digits: exact_block_round); in a thread-block cluster the other
- * blocks store their digits in the leader's shared memory first; otherwise
- * each block (leader) adds its digits to the workspace's with global
- * atomics and takes a ticket, and the last block reads them, zeroes them
- * (for the next call), rounds (round_warp.cuh) and writes.
- * The steps, and why no digit overflows: docs/exact.md, "The GPU kernel".
+ * gathers the rows and the slow paths' superaccumulator into the block's
+ * digits, or adds the words by redux where every warp's sum has one base.
+ * What follows: sum_write.cuh rounds and writes a sum, sum_cluster.cuh
+ * gathers a thread-block cluster's blocks into its leader, sum_grid.cuh
+ * ends the kernel (one block or cluster writes; more combine through the
+ * workspace). The steps, and why no digit overflows: docs/exact.md, "The
+ * GPU kernel".
  */
 #ifndef CURED_SUM_BLOCK_CUH
 #define CURED_SUM_BLOCK_CUH
 
-#include "grid_ticket.cuh"
 #include "reduce_kernels.h"
 #include "round_warp.cuh"
-#include "shard_state.h"
 #include "sum_thread.cuh"
 #include "xacc.h"
 
@@ -200,43 +194,6 @@ __device__ void exact_block_digits(const exact_block_state<NDIG> &s,
     warp_carry_step<NDIG>(d);
 }
 
-/* Rounds the normalised sum n (f32 or f64 per flags and family) and writes
- * the result, specials first; in the sharded path's state mode
- * (SHARD_KERNEL_STATE) writes the exact state instead, for the ranks to
- * combine (shard_state.h: the special bits, then the normalised digits,
- * which n is). Warp 0 calls it. */
-template <int NDIG>
-__device__ inline void exact_write(xacc_family f, warp_normal<NDIG> &n, unsigned special,
-                                   const cured_reduce_kernel_args &a)
-{
-    const int PER = warp_digit_count<NDIG>::PER;
-    unsigned lane = threadIdx.x & 31u;
-    if (a.flags & SHARD_KERNEL_STATE) {
-        uint64_t *at = (uint64_t *)a.out;
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            if (D < NDIG - 1)
-                at[1 + D] = n.w[i];
-            else if (D == NDIG - 1)
-                at[1 + D] = (uint64_t)n.top;
-        }
-        if (lane == 0)
-            at[0] = special;
-        return;
-    }
-    int to_f64 = f == XACC_F64 || (a.flags & CURED_REDUCE_F64);
-    uint64_t bits = warp_round<NDIG>(f, n, to_f64);
-    if (lane != 0)
-        return;
-    if (special)
-        bits = xacc_special_result(special, to_f64);
-    if (to_f64)
-        *(unsigned long long *)a.out = bits;
-    else
-        *(unsigned *)a.out = (unsigned)bits;
-}
-
 /* The block's sum as one u160 in units 2^q, in every lane of warp 0, for
  * the common case: no element took a slow path (the superaccumulator is
  * zero, no special bits) and every warp with a nonzero sum has the same
@@ -269,262 +226,6 @@ __device__ bool exact_block_total(const exact_block_state<NDIG> &s, u160 &total,
     total = warp_sum_words<5>(w);
     q = top;
     return true;
-}
-
-/* Rounds sum (units 2^q, |sum| < 2^159) once and writes the result (lane
- * 0). Warp 0 calls it. */
-__device__ inline void exact_round_write(xacc_family f, const u160 &sum, int q,
-                                         const cured_reduce_kernel_args &a)
-{
-    int to_f64 = f == XACC_F64 || (a.flags & CURED_REDUCE_F64);
-    uint64_t bits = u160_round(f, sum, q, to_f64);
-    if ((threadIdx.x & 31u) == 0) {
-        if (to_f64)
-            *(unsigned long long *)a.out = bits;
-        else
-            *(unsigned *)a.out = (unsigned)bits;
-    }
-}
-
-/* The short way to one block's result: exact_block_total's sum rounded
- * once, with no digits, carry chains or ballots. Writes the result and
- * returns true; returns false, having written nothing, where
- * exact_block_total declines, for a zero sum (the digits path writes +0
- * or the special) or where the sharded path wants the exact state. Warp 0
- * calls it, in a grid of one block outside a cluster. */
-template <int NDIG>
-__device__ bool exact_block_round(const exact_block_state<NDIG> &s, xacc_family f,
-                                  const cured_reduce_kernel_args &a)
-{
-    u160 total;
-    int q = -1;
-    if ((a.flags & SHARD_KERNEL_STATE) || !exact_block_total<NDIG>(s, total, q) || q < 0)
-        return false;
-    exact_round_write(f, total, q, a);
-    return true;
-}
-
-/* The short way from digits to the result: when every nonzero digit of d
- * (warp 0's, digit lane + 32 i in d[i], each below 2^62 in magnitude) lies
- * among four consecutive digits j .. j + 3, their value is one signed
- * 160-bit integer in units of digit j (below 2^158), the plain sum of each
- * digit shifted to its place (by redux.sync, as exact_block_total), which
- * u160_round rounds as warp_round would round the digits: no carry
- * chains, ballots or normalising. Writes the result and returns true;
- * returns false, having written nothing, where the digits spread wider or
- * are all zero. Warp 0 calls it, with no special bits and outside the
- * sharded path's state mode. */
-template <int NDIG>
-__device__ bool exact_digits_round(xacc_family f, const int64_t (&d)[warp_digit_count<NDIG>::PER],
-                                   const cured_reduce_kernel_args &a)
-{
-    const int PER = warp_digit_count<NDIG>::PER;
-    unsigned lane = threadIdx.x & 31u;
-    int lo = NDIG, hi = -1;
-#pragma unroll
-    for (int i = 0; i < PER; i++) {
-        unsigned m = __ballot_sync(FULL_WARP, d[i] != 0);
-        if (m != 0) {
-            lo = min(lo, 32 * i + __ffs((int)m) - 1);
-            hi = max(hi, 32 * i + 31 - __clz((int)m));
-        }
-    }
-    if (hi < 0 || hi - lo > 3)
-        return false;
-    unsigned w[5] = {0u, 0u, 0u, 0u, 0u};
-#pragma unroll
-    for (int i = 0; i < PER; i++) {
-        int k = (int)lane + 32 * i - lo; /* this digit's word in the sum */
-        if (k < 0 || k > 3)
-            continue;
-        unsigned low = (unsigned)d[i], high = (unsigned)((uint64_t)d[i] >> 32);
-        unsigned sign = d[i] < 0 ? 0xffffffffu : 0u;
-#pragma unroll
-        for (int j = 0; j < 5; j++)
-            w[j] = j < k ? 0u : j == k ? low : j == k + 1 ? high : sign;
-    }
-    exact_round_write(f, warp_sum_words<5>(w), 32 * lo, a);
-    return true;
-}
-
-/* What exact_cluster_gather did. */
-enum { GATHER_SENT, GATHER_WRITTEN, GATHER_DIGITS };
-
-/* A cluster's blocks into its leader (rank 0), by warp 0 of each. Every
- * other block stores in the leader's shared memory either its sum as one
- * u160 and base (when exact_block_total takes it: no digits made) or its
- * digits d, with its special bits, releases them at the cluster barrier
- * and returns GATHER_SENT. The leader's warp 0 waits there; when the
- * cluster is the whole grid and every block sent a sum (or the leader has
- * one) on one base, it adds those sums (16 below 2^151 stay below 2^155)
- * by redux.sync, rounds, writes and returns GATHER_WRITTEN; otherwise it
- * makes its own digits d and special, adds every block's digits, or the
- * six pieces of its sum (each below 2^32, one per digit, as the digits
- * after the carry step: 16 of them stay below 2^37), and returns
- * GATHER_DIGITS. The other warps pass the barrier in exact_grid_finish. */
-template <int NDIG>
-__device__ int exact_cluster_gather(exact_block_state<NDIG> &s, xacc_family f,
-                                    const cured_reduce_kernel_args &a,
-                                    int64_t (&d)[warp_digit_count<NDIG>::PER],
-                                    unsigned &special)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const int PER = warp_digit_count<NDIG>::PER;
-    unsigned lane = threadIdx.x & 31u;
-    unsigned rank = __clusterRelativeBlockRank(), size = __clusterSizeInBlocks();
-    u160 total = {0, 0, 0, 0, 0};
-    int q = -1;
-    bool one = !(a.flags & SHARD_KERNEL_STATE) && exact_block_total<NDIG>(s, total, q);
-    if (rank != 0) {
-        if (!one) {
-            exact_block_pieces<NDIG>(s);
-            exact_block_digits<NDIG>(s, d);
-        }
-        exact_cluster_wait(); /* every block of the cluster has started */
-        exact_block_state<NDIG> *lead =
-            (exact_block_state<NDIG> *)__cluster_map_shared_rank(&s, 0);
-        if (one) {
-            if (lane < 5)
-                lead->cluster_total[rank - 1][lane] = u160_word(total, lane);
-        } else {
-#pragma unroll
-            for (int i = 0; i < PER; i++) {
-                int D = (int)lane + 32 * i;
-                if (D < NDIG)
-                    lead->cluster_digits[rank - 1][D] = d[i];
-            }
-        }
-        if (lane == 0) {
-            lead->cluster_base[rank - 1] = one ? q : EXACT_SENT_DIGITS;
-            lead->cluster_special[rank - 1] = s.special;
-        }
-        exact_cluster_arrive(true);
-        return GATHER_SENT;
-    }
-    /* the barrier's first phase, then its second: a thread arrives once
-     * per phase, so the leader too waits out the first before arriving
-     * again (arriving twice let the second phase end before the other
-     * blocks' stores: compute-sanitizer's racecheck saw it) */
-    exact_cluster_wait();
-    exact_cluster_arrive(false);
-    exact_cluster_wait(); /* every other block's stores */
-    /* lane k < size: block k's base (lane 0: this block's) */
-    int b = lane == 0 ? (one ? q : EXACT_SENT_DIGITS)
-                      : lane < size ? s.cluster_base[lane - 1] : -1;
-    int top = __reduce_max_sync(FULL_WARP, b);
-    if (gridDim.x == size && top >= 0 && __all_sync(FULL_WARP, b == -1 || b == top)) {
-        unsigned w[5];
-#pragma unroll
-        for (int j = 0; j < 5; j++)
-            w[j] = b < 0 ? 0u : lane == 0 ? u160_word(total, j) : s.cluster_total[lane - 1][j];
-        exact_round_write(f, warp_sum_words<5>(w), top, a);
-        return GATHER_WRITTEN;
-    }
-    exact_block_pieces<NDIG>(s);
-    exact_block_digits<NDIG>(s, d);
-    special = s.special;
-    for (unsigned k = 0; k + 1 < size; k++) {
-        int bk = s.cluster_base[k];
-        if (bk == EXACT_SENT_DIGITS) {
-#pragma unroll
-            for (int i = 0; i < PER; i++) {
-                int D = (int)lane + 32 * i;
-                if (D < NDIG)
-                    d[i] += s.cluster_digits[k][D];
-            }
-        } else if (bk >= 0) {
-            const unsigned *t = s.cluster_total[k];
-            u160 sum = {t[0], t[1], t[2], t[3], t[4]};
-#pragma unroll
-            for (int i = 0; i < PER; i++) {
-                int j = (int)lane + 32 * i - (bk >> 5), first;
-                if (j >= 0 && j < 6)
-                    d[i] += u160_piece(sum, bk, (unsigned)j, &first);
-            }
-        }
-        special |= s.cluster_special[k];
-    }
-#endif
-    return GATHER_DIGITS;
-}
-
-/* Ends the kernel after exact_block_sum: writes the result (one block or
- * one cluster), or adds this block's digits (a cluster's, in its leader)
- * to the workspace and, in the last to finish, rounds their sum and
- * writes it. Every thread calls it; only warp 0 works. */
-template <int NDIG>
-__device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
-                                  const cured_reduce_kernel_args &a)
-{
-    const int PER = warp_digit_count<NDIG>::PER;
-    unsigned lane = threadIdx.x & 31u;
-    unsigned cluster = exact_cluster_size();
-    if (threadIdx.x >= 32) {
-        if (cluster > 1) { /* the barrier's two phases, nothing to send */
-            exact_cluster_wait();
-            exact_cluster_arrive(false);
-        }
-        return;
-    }
-    int64_t d[PER];
-    unsigned special;
-    if (cluster > 1) {
-        if (exact_cluster_gather<NDIG>(s, f, a, d, special) != GATHER_DIGITS)
-            return;
-    } else {
-        if (gridDim.x == 1) {
-            if (exact_block_round<NDIG>(s, f, a))
-                return;
-            exact_block_pieces<NDIG>(s);
-        }
-        exact_block_digits<NDIG>(s, d);
-        special = s.special;
-    }
-    unsigned leaders = gridDim.x / cluster; /* blocks that go on */
-    char *ws = (char *)a.workspace;
-    unsigned *counter = (unsigned *)(ws + EXACT_WS_COUNTER);
-    unsigned *gspecial = (unsigned *)(ws + EXACT_WS_SPECIAL);
-    unsigned long long *gd = (unsigned long long *)(ws + EXACT_WS_DIGITS);
-    if (leaders > 1) {
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            if (D < NDIG && d[i] != 0)
-                atomicAdd(gd + D, (unsigned long long)d[i]);
-        }
-        if (lane == 0 && special)
-            atomicOr(gspecial, special);
-        __syncwarp(); /* every lane's adds, before lane 0's ticket */
-        unsigned last = 0;
-        if (lane == 0)
-            last = grid_ticket(counter) == leaders - 1;
-        if (!__shfl_sync(FULL_WARP, last, 0))
-            return;
-
-        /* The last block: the ticket acquired every block's adds; the
-         * barrier orders lane 0's acquire before every lane's reads. Sums
-         * of at most 4096 digits below 2^37: below 2^49. */
-        __syncwarp();
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            int D = (int)lane + 32 * i;
-            d[i] = 0;
-            if (D < NDIG) {
-                d[i] = (int64_t)__ldcg(gd + D);
-                gd[D] = 0; /* re-armed for the next call */
-            }
-        }
-        special = __ldcg(gspecial);
-    }
-    /* one block or cluster: its own digits; else the last block's read */
-    if (special || (a.flags & SHARD_KERNEL_STATE) || !exact_digits_round<NDIG>(f, d, a)) {
-        warp_normal<NDIG> n = warp_normalize<NDIG>(d);
-        exact_write<NDIG>(f, n, special, a);
-    }
-    if (leaders > 1 && lane == 0) {
-        *gspecial = 0;
-        *counter = 0; /* re-armed for the next call */
-    }
 }
 
 #endif /* CURED_SUM_BLOCK_CUH */
