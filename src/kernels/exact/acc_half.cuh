@@ -83,10 +83,7 @@ struct half_acc {
     __device__ void scalars(uint64_t a, bool va, unsigned long long, uint64_t b,
                             bool vb, unsigned long long)
     {
-        if (va)
-            sacc_add_elem(sacc, XACC_F16, a, &special);
-        if (vb)
-            sacc_add_elem(sacc, XACC_F16, b, &special);
+        sacc_add_scalars(sacc, XACC_F16, a, va, b, vb, &special);
     }
 
     __device__ void finish() { flush(); }

@@ -364,10 +364,7 @@ struct narrow_acc {
     {
         unsigned ua = BF16 ? (unsigned)a_ << 16 : (unsigned)a_;
         unsigned ub = BF16 ? (unsigned)b_ << 16 : (unsigned)b_;
-        if (va)
-            sacc_add_elem(sacc, XACC_F32, ua, &special);
-        if (vb)
-            sacc_add_elem(sacc, XACC_F32, ub, &special);
+        sacc_add_scalars(sacc, XACC_F32, ua, va, ub, vb, &special);
     }
 
     /* Ends the thread's work: everything into acc, at base(). */

@@ -247,10 +247,7 @@ struct wide_acc {
     __device__ void scalars(uint64_t a, bool va, unsigned long long, uint64_t b,
                             bool vb, unsigned long long)
     {
-        if (va)
-            sacc_add_elem(sacc, XACC_F64, a, &special);
-        if (vb)
-            sacc_add_elem(sacc, XACC_F64, b, &special);
+        sacc_add_scalars(sacc, XACC_F64, a, va, b, vb, &special);
     }
 
     /* Ends the thread's work: everything into acc, at base(). */

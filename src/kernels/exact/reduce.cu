@@ -373,7 +373,7 @@ static const void *exact_float_function(cured_dtype dtype)
     }
 }
 
-/* The integer sums, general or one-trip. */
+/* The integer sums, general or one-trip; NULL for any other dtype. */
 template <bool ONE_TRIP>
 static const void *int_sum_function(cured_dtype dtype)
 {
@@ -388,15 +388,10 @@ static const void *int_sum_function(cured_dtype dtype)
 
 static const void *exact_sum_function(cured_dtype dtype, int one_trip)
 {
-    switch (dtype) {
-    case CURED_I32:
-    case CURED_U32:
-    case CURED_I64:
-    case CURED_U64:
-        return one_trip ? int_sum_function<true>(dtype) : int_sum_function<false>(dtype);
-    default:
-        return one_trip ? exact_float_function<true>(dtype) : exact_float_function<false>(dtype);
-    }
+    const void *f = one_trip ? int_sum_function<true>(dtype) : int_sum_function<false>(dtype);
+    if (f != NULL)
+        return f;
+    return one_trip ? exact_float_function<true>(dtype) : exact_float_function<false>(dtype);
 }
 
 static const void *plain_sum_function(cured_dtype dtype)

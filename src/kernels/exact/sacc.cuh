@@ -3,7 +3,7 @@
  * atomics (an element outside every window, a held sum sent on when a
  * window moves).
  *
- * defines: sacc_add_pieces, sacc_add_elem, sacc_add_u160
+ * defines: sacc_add_pieces, sacc_add_elem, sacc_add_scalars, sacc_add_u160
  *
  * Rare for real data: the fast paths keep each thread's sum in registers
  * (sum_thread.cuh). The block layer reads the digits once, after its
@@ -56,6 +56,19 @@ __device__ inline void sacc_add_elem(int64_t *sacc, xacc_family f,
             atomicAdd((unsigned long long *)&sacc[k + j],
                       x.neg ? (unsigned long long)-(long long)w[j]
                             : (unsigned long long)w[j]);
+}
+
+/* The load layer's two scalar elements (rl_visit_array's scalars call:
+ * bits a and b of family f, each only where valid) through sacc_add_elem:
+ * the accumulators' scalars, which take the head and tail element by
+ * element. */
+__device__ inline void sacc_add_scalars(int64_t *sacc, xacc_family f, uint64_t a, bool va,
+                                        uint64_t b, bool vb, unsigned *special)
+{
+    if (va)
+        sacc_add_elem(sacc, f, a, special);
+    if (vb)
+        sacc_add_elem(sacc, f, b, special);
 }
 
 /* Sends a (two's complement, units 2^pos) to sacc: six pieces. */
