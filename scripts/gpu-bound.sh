@@ -36,6 +36,12 @@ if [ "${1:-}" = --table ]; then table_only=1; shift; fi
 }
 [ "$table_only" = 1 ] || [ -x "$cured" ] || { echo "gpu-bound: $cured not built: scripts/device.sh build bound builds it first" >&2; exit 2; }
 sizes="${*:-24 28 30}"
+for lg in $sizes; do
+  case "$lg" in
+    1[0-9]|2[0-9]|3[0-3]) ;;
+    *) echo "gpu-bound: '$lg' is not a size: give log2 n from 10 to 33 (e.g. 24 28 30)" >&2; exit 2 ;;
+  esac
+done
 status=0
 
 # profile NAME REGEX DTYPE LOG2 CACHE: one launch of the kernel matching
@@ -96,6 +102,10 @@ hdr() {
   printf '%-6s %-4s %5s %9s %9s %6s %6s %6s %6s %8s %11s  %s\n' kernel type n "dur(us)" cycles "dram%" \
     "sm%" "issue%" "occ%" "cyc/inst" "instrs" "top stalls (cycles per issued instruction)"
 }
+if [ "$table_only" = 1 ] && ! ls "$out"/*.txt > /dev/null 2>&1; then
+  echo "gpu-bound: no pages under $out: run scripts/device.sh build bound first, or set OUT to the folder that holds gpu-bound/" >&2
+  exit 1
+fi
 echo "== large sizes, warm L2 =="
 hdr
 for lg in $sizes; do for k in $large; do row "${k%%:*}" f32 "$lg"; done; done
