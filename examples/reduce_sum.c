@@ -55,7 +55,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: reduce_sum [N] (N a multiple of 3)\n");
         return 2;
     }
-    float *x = malloc(n ? n * sizeof *x : 1);
+    float *x = n <= SIZE_MAX / sizeof *x ? malloc(n ? n * sizeof *x : 1) : NULL;
     if (x == NULL) {
         fprintf(stderr, "reduce_sum: no memory for %llu floats\n", n);
         return 2;
