@@ -5,7 +5,7 @@
  * defines: FULL_WARP, u128, u128_add, u128_add_s64, u128_add_s64_shl,
  *          u128_is_zero, u160, u160_of, u160_add, u160_is_zero,
  *          u160_add_s64_shl, u160_word, u160_magnitude_words, u160_piece,
- *          u160_round, warp_sum_words, warp_sum
+ *          u160_round_short, u160_round, warp_sum_words, warp_sum
  *
  * Words are plain registers (w0 the lowest), picked by selects rather than
  * indexing, which would put them in local memory. The pieces and the
@@ -159,14 +159,76 @@ __device__ inline int64_t u160_piece(const u160 &a, int pos, unsigned which, int
     return neg ? -(int64_t)w : (int64_t)w;
 }
 
+/* The short way of u160_round, for the common sum: a nonzero a that
+ * fits in a signed 128-bit integer and whose rounded value is normal. The
+ * magnitude's top 64 bits (leading bit at bit 63) with every bit below
+ * them folded into bit 0 are rounded by the hardware's u64 conversion
+ * (cvt.rn, to nearest, ties to even): bit 0 lies below the round bit of
+ * a 24- or 53-bit result (bit 39 or 10), so folding keeps what rounding
+ * reads (the kept bits, the round bit, whether anything below is set).
+ * The result is that rounded value times 2^(64 - s + pos + emin) (s: the
+ * magnitude's leading zeros in 128 bits), made by adding to its exponent
+ * field: exact while the field stays in 1 .. max; above it the exact sum
+ * rounds to infinity (so does this), below it the result is subnormal,
+ * where rounding to fewer bits could differ, and it declines. Returns
+ * whether it took the sum; *bits then holds what u160_round gives. */
+__device__ inline bool u160_round_short(xacc_family f, const u160 &a, int pos, int to_f64,
+                                        uint64_t *bits)
+{
+    long long hi = (long long)((unsigned long long)a.w3 << 32 | a.w2);
+    unsigned long long lo = (unsigned long long)a.w1 << 32 | a.w0;
+    if ((int)a.w4 != ((int)a.w3 >> 31) || (hi | (long long)lo) == 0)
+        return false;
+    bool neg = hi < 0;
+    unsigned long long mh = (unsigned long long)hi, ml = lo;
+    if (neg) { /* magnitude = -a, below 2^127 */
+        ml = 0ull - lo;
+        mh = ~mh + (lo == 0);
+    }
+    int s = mh ? __clzll((long long)mh) : 64 + __clzll((long long)ml);
+    unsigned long long top, rest;
+    if (s == 0) {
+        top = mh;
+        rest = ml;
+    } else if (s < 64) {
+        top = mh << s | ml >> (64 - s);
+        rest = ml << s;
+    } else {
+        top = ml << (s - 64);
+        rest = 0;
+    }
+    top |= rest != 0;
+    int e2 = 64 - s + pos + xacc_family_of(f).emin; /* the value: top 2^e2 */
+    if (to_f64) {
+        long long b = __double_as_longlong(__ull2double_rn(top));
+        int field = (int)(b >> 52) + e2;
+        if (field < 1)
+            return false;
+        *bits = field > 2046 ? 0x7ff0000000000000ull : (uint64_t)(b + (long long)e2 * (1ll << 52));
+        *bits |= neg ? 0x8000000000000000ull : 0ull;
+    } else {
+        int b = __float_as_int(__ull2float_rn(top));
+        int field = (b >> 23) + e2;
+        if (field < 1)
+            return false;
+        *bits = field > 254 ? 0x7f800000u : (unsigned)(b + e2 * (1 << 23));
+        *bits |= neg ? 0x80000000u : 0u;
+    }
+    return true;
+}
+
 /* The two's complement a in units 2^pos (pos >= 0, |a| < 2^159), family
  * f, rounded once to f32 (to_f64 == 0: the bits in the low 32) or f64, as
- * warp_round rounds the same value held in digits: the six words of
+ * warp_round rounds the same value held in digits: by u160_round_short
+ * where it takes the sum, else from the six words of
  * u160_magnitude_words, of which xacc_round_top takes the top nonzero one,
  * the two below it and whether any bit under those is set. A zero gives
  * +0. */
 __device__ inline uint64_t u160_round(xacc_family f, const u160 &a, int pos, int to_f64)
 {
+    uint64_t bits;
+    if (u160_round_short(f, a, pos, to_f64, &bits))
+        return bits;
     unsigned v[6];
     int neg = u160_magnitude_words(a, pos, v);
     /* words moved up until the top one is nonzero (selects, no indexed

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""test_model_round.py - the GPU's rounding of exact sums (round_warp.cuh),
-run in the model on the CPU, against Python's integers.
+"""test_model_round.py - the GPU's rounding of exact sums (round_warp.cuh
+and wide_int.cuh's u160_round), run in the model on the CPU, against
+Python's integers.
 
     test_model_round.py --cured build/cured --ptx round_entries.ptx --dir DIR
 
@@ -16,6 +17,11 @@ family's cases in one `cured model` launch (one block per case), and
 checks the normalised digits (words below the top in [0, 2^32), the top
 0 or -1, the same S) and the bits against round_exact below, itself
 checked against CPython's correctly rounded int/int division for f64.
+Then the 160-bit rounding (u160_round, the short ways' one): signed
+160-bit sums and their unit exponents, of every width (around 2^127, where
+its own short way through the hardware's u64 conversion stops), with ties,
+sticky bits, subnormal, near-overflow and overflowing results, against the
+same oracle; the short way must take some and decline some.
 Exits 1 on any mismatch, 2 when a tool fails.
 """
 import os
@@ -158,12 +164,104 @@ def run_family(args, family, to_f64, seed):
     return bad, lines
 
 
+def sums160(family, to_f64, r):
+    """(a, pos) pairs: a signed 160-bit sum a (|a| < 2^159) in units
+    2^(pos + emin), pos >= 0, to round."""
+    _, emin, _ = FAMILIES[family]
+    p, emin_norm, emax = FORMATS[to_f64]
+    span = emax - emin + 8  # pos past this overflows every nonzero a
+    out = [(0, 0), (0, 100)]
+    for width in list(range(1, 160, 3)) + [126, 127, 128, 129]:  # every size
+        for _ in range(4):
+            a = r.getrandbits(width) | 1 << (width - 1) if width < 159 else r.getrandbits(158)
+            out.append((r.choice([-1, 1]) * a, r.randrange(0, span)))
+    out += [(-(1 << 127), 0), (-(1 << 127), 30), ((1 << 127) - 1, 30), (1 << 127, 30)]
+    for _ in range(40):  # ties, with and without a sticky bit, normal results
+        shift = r.randrange(1, 158 - p)
+        sig = r.getrandbits(p - 1) | 1 << (p - 1)
+        tie = (sig << shift) + (1 << (shift - 1))
+        e = r.randrange(emin_norm, emax)  # the result's exponent
+        pos = e - (p - 1) - shift - emin
+        if pos < 0:
+            continue
+        out += [(tie, pos), (-tie, pos), (tie + 1, pos), (tie - 1, pos)]
+    for m in range(1, 80):  # around the smallest normal, and the largest finite value
+        lead = r.randrange(p + 2, 150)
+        a = r.getrandbits(lead) | 1 << lead
+        out.append((a, max(0, emin_norm - emin - lead + r.randrange(-2, 2))))
+        out.append((-a, max(0, emax - emin - lead + r.randrange(-1, 2))))
+    for _ in range(60):  # subnormal results, ties among them
+        lead = r.randrange(1, 150)
+        a = r.getrandbits(lead) | 1 << lead
+        pos = r.randrange(emin_norm - p - 1, emin_norm) - lead - emin
+        if pos < 0:
+            continue  # f16 sums are multiples of 2^-24: no f32 subnormals
+        out += [(a, pos), (-a, pos)]
+        if lead > p:
+            half = 1 << (lead - p)  # a tie at the subnormal's last bit, or near
+            out += [((a >> (lead - p + 1) << (lead - p + 1)) | half, pos)]
+    return out
+
+
+def run_family160(args, family, to_f64, seed):
+    """Runs u160_round over one family's cases. Returns (mismatches,
+    lines) or (None, why)."""
+    _, emin, _ = FAMILIES[family]
+    r = random.Random(seed)
+    cases = sums160(family, to_f64, r)
+    count = len(cases)
+    words_path = os.path.join(args.dir, f"words160-{family}-{to_f64}.bin")
+    pos_path = os.path.join(args.dir, f"pos160-{family}-{to_f64}.bin")
+    with open(words_path, "wb") as fh:
+        for a, _ in cases:
+            v = a % (1 << 160)
+            fh.write(struct.pack("<5I", *[(v >> (32 * k)) & 0xFFFFFFFF for k in range(5)]))
+    with open(pos_path, "wb") as fh:
+        fh.write(struct.pack(f"<{count}i", *[q for _, q in cases]))
+    bits_out = os.path.join(args.dir, "bits160.bin")
+    short_out = os.path.join(args.dir, "short160.bin")
+    cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", f"round160_{family}",
+           "--grid", str(count), "--block", "32", "--arg", f"words=u32[]:file:{words_path}",
+           "--arg", f"pos=s32[]:file:{pos_path}", "--arg", f"bits=u64[{count}]:zeros",
+           "--arg", f"short_way=u32[{count}]:zeros", "--arg", f"u32:{to_f64}",
+           "--out", f"bits={bits_out}", "--out", f"short_way={short_out}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0 or "findings: none" not in p.stdout:
+        return None, [f"round160 {family}: cured model failed ({p.returncode}): "
+                      f"{p.stdout[-400:]}{p.stderr[-400:]}"]
+    with open(bits_out, "rb") as fh:
+        bits = struct.unpack(f"<{count}Q", fh.read())
+    with open(short_out, "rb") as fh:
+        short = struct.unpack(f"<{count}I", fh.read())
+    bad, lines = 0, []
+    for i, (a, q) in enumerate(cases):
+        want = round_exact(a << q, emin, to_f64)
+        if bits[i] != want:
+            bad += 1
+            lines.append(f"BAD round160 {family} to_f64={to_f64} a={a} pos={q}: bits {bits[i]:#x}, "
+                         f"want {want:#x}{' (short way)' if short[i] else ''}")
+    took = sum(1 for x in short if x)
+    if took == 0 or took == count:
+        bad += 1
+        lines.append(f"BAD round160 {family} to_f64={to_f64}: the short way took {took} of {count}")
+    lines.append(f"{'ok ' if not bad else 'BAD'} round160 {family} to_f64={to_f64}: {count} sums "
+                 f"({took} by the short way), {bad} mismatches")
+    return bad, lines
+
+
 def main():
     args = model_cli.parse(__doc__)
     total = 0
     for seed, (family, to_f64) in enumerate([("f16", 0), ("f16", 1), ("f32", 0), ("f32", 1),
                                               ("f64", 1)]):
         bad, lines = run_family(args, family, to_f64, seed + 1)
+        print("\n".join(lines), flush=True)
+        if bad is None:
+            return 2
+        total += bad
+    for seed, (family, to_f64) in enumerate([("f16", 0), ("f16", 1), ("f32", 0), ("f32", 1),
+                                              ("f64", 1)]):
+        bad, lines = run_family160(args, family, to_f64, seed + 11)
         print("\n".join(lines), flush=True)
         if bad is None:
             return 2
