@@ -122,6 +122,28 @@ def digits_of(s, ndig, r):
     return d
 
 
+def run_entry(args, entry, count, arg_specs, outs):
+    """Runs entry in `cured model` over count blocks of 32 threads with the
+    --arg specs arg_specs; outs maps each output argument's name to the
+    struct format of its values. Returns ({name: values}, None), or (None,
+    why) when the model fails or reports a finding."""
+    cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", entry,
+           "--grid", str(count), "--block", "32"]
+    for spec in arg_specs:
+        cmd += ["--arg", spec]
+    paths = {name: os.path.join(args.dir, f"{entry}-{name}.bin") for name in outs}
+    for name, path in paths.items():
+        cmd += ["--out", f"{name}={path}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0 or "findings: none" not in p.stdout:
+        return None, f"{entry}: cured model failed ({p.returncode}): {p.stdout[-400:]}{p.stderr[-400:]}"
+    values = {}
+    for name, fmt in outs.items():
+        with open(paths[name], "rb") as fh:
+            values[name] = struct.unpack(fmt, fh.read())
+    return values, None
+
+
 def run_family(args, family, to_f64, seed):
     """Runs one family's cases. Returns (mismatches, lines) or (None, why)."""
     ndig, emin, _ = FAMILIES[family]
@@ -134,20 +156,14 @@ def run_family(args, family, to_f64, seed):
     with open(path, "wb") as fh:
         for d in digits:
             fh.write(struct.pack(f"<{ndig}q", *d))
-    bits_out = os.path.join(args.dir, "bits.bin")
-    norm_out = os.path.join(args.dir, "normal.bin")
     count = len(cases)
-    cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", f"round_{family}",
-           "--grid", str(count), "--block", "32", "--arg", f"digits=s64[]:file:{path}",
-           "--arg", f"bits=u64[{count}]:zeros", "--arg", f"normal=s64[{count * ndig}]:zeros",
-           "--arg", f"u32:{to_f64}", "--out", f"bits={bits_out}", "--out", f"normal={norm_out}"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0 or "findings: none" not in p.stdout:
-        return None, [f"{family}: cured model failed ({p.returncode}): {p.stdout[-400:]}{p.stderr[-400:]}"]
-    with open(bits_out, "rb") as fh:
-        bits = struct.unpack(f"<{count}Q", fh.read())
-    with open(norm_out, "rb") as fh:
-        normal = struct.unpack(f"<{count * ndig}q", fh.read())
+    out, why = run_entry(args, f"round_{family}", count,
+                         [f"digits=s64[]:file:{path}", f"bits=u64[{count}]:zeros",
+                          f"normal=s64[{count * ndig}]:zeros", f"u32:{to_f64}"],
+                         {"bits": f"<{count}Q", "normal": f"<{count * ndig}q"})
+    if out is None:
+        return None, [why]
+    bits, normal = out["bits"], out["normal"]
     bad, lines = 0, []
     for i, s in enumerate(cases):
         want = round_exact(s, emin, to_f64)
@@ -185,7 +201,7 @@ def sums160(family, to_f64, r):
         if pos < 0:
             continue
         out += [(tie, pos), (-tie, pos), (tie + 1, pos), (tie - 1, pos)]
-    for m in range(1, 80):  # around the smallest normal, and the largest finite value
+    for _ in range(1, 80):  # around the smallest normal, and the largest finite value
         lead = r.randrange(p + 2, 150)
         a = r.getrandbits(lead) | 1 << lead
         out.append((a, max(0, emin_norm - emin - lead + r.randrange(-2, 2))))
@@ -218,21 +234,14 @@ def run_family160(args, family, to_f64, seed):
             fh.write(struct.pack("<5I", *[(v >> (32 * k)) & 0xFFFFFFFF for k in range(5)]))
     with open(pos_path, "wb") as fh:
         fh.write(struct.pack(f"<{count}i", *[q for _, q in cases]))
-    bits_out = os.path.join(args.dir, "bits160.bin")
-    short_out = os.path.join(args.dir, "short160.bin")
-    cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", f"round160_{family}",
-           "--grid", str(count), "--block", "32", "--arg", f"words=u32[]:file:{words_path}",
-           "--arg", f"pos=s32[]:file:{pos_path}", "--arg", f"bits=u64[{count}]:zeros",
-           "--arg", f"short_way=u32[{count}]:zeros", "--arg", f"u32:{to_f64}",
-           "--out", f"bits={bits_out}", "--out", f"short_way={short_out}"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0 or "findings: none" not in p.stdout:
-        return None, [f"round160 {family}: cured model failed ({p.returncode}): "
-                      f"{p.stdout[-400:]}{p.stderr[-400:]}"]
-    with open(bits_out, "rb") as fh:
-        bits = struct.unpack(f"<{count}Q", fh.read())
-    with open(short_out, "rb") as fh:
-        short = struct.unpack(f"<{count}I", fh.read())
+    out, why = run_entry(args, f"round160_{family}", count,
+                         [f"words=u32[]:file:{words_path}", f"pos=s32[]:file:{pos_path}",
+                          f"bits=u64[{count}]:zeros", f"short_way=u32[{count}]:zeros",
+                          f"u32:{to_f64}"],
+                         {"bits": f"<{count}Q", "short_way": f"<{count}I"})
+    if out is None:
+        return None, [why]
+    bits, short = out["bits"], out["short_way"]
     bad, lines = 0, []
     for i, (a, q) in enumerate(cases):
         want = round_exact(a << q, emin, to_f64)
