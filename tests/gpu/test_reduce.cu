@@ -13,8 +13,9 @@
  *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
  *   test_gpu_reduce --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]
  *                                one call, for compute-sanitizer
- *   test_gpu_reduce --price      times exact against plain (not exact) sums,
- *                                f32 f64 f16 bf16, 2^10 .. 2^30, back to back
+ *   test_gpu_reduce --price [DTYPE]
+ *                                times exact against plain (not exact) sums,
+ *                                f32 f64 f16 bf16 (or DTYPE's), 2^10 .. 2^30, back to back
  *                                (the median of 7 batches): on the standard
  *                                fill (src/reference, uniform in [-0.5, 0.5)),
  *                                on exponents spread over 24 binades and over
@@ -423,8 +424,9 @@ static double time_calls(const data *x, const cured_reduce_shape *s, int calls)
 
 /* One line per (dtype, data, n, variant, block): the exact kernel against
  * the plain one of the same shape (scripts/gpu-reduce.sh prints the
- * ratios). */
-static void price(void)
+ * ratios); every float type, or only `only` (a dtype name) when it is not
+ * NULL. */
+static void price(const char *only)
 {
     printf("%-5s %-9s %6s %-8s %6s %6s %10s %9s\n", "dtype", "data", "log2n", "variant",
            "block", "grid", "us/call", "GB/s");
@@ -434,9 +436,19 @@ static void price(void)
     CHECK_CUDA(cudaGetDevice(&device));
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     static const char *const names[] = {"standard", "spread24", "spread48"};
+    int known = only == NULL;
+    for (int t = 0; t < 4; t++)
+        known |= only != NULL && strcmp(only, cured_dtype_name(types[t])) == 0;
+    if (!known) {
+        printf("FAIL price: '%s' is not f32, bf16, f64 or f16\n", only);
+        failures++;
+        return;
+    }
     for (int t = 0; t < 4; t++)
         for (int pk = 0; pk < 3; pk++)
             for (int lg = 10; lg <= 30; lg += 2) {
+                if (only != NULL && strcmp(only, cured_dtype_name(types[t])) != 0)
+                    continue;
                 data x = make_device_data(types[t], kinds[pk], (uint64_t)1 << lg, 0, 11);
                 for (int v = 0; v < 2; v++)
                     for (int block = 128; block <= 1024; block *= 2) {
@@ -592,7 +604,7 @@ int main(int argc, char **argv)
     } else if (argc >= 2 && strcmp(argv[1], "--large") == 0) {
         large();
     } else if (argc >= 2 && strcmp(argv[1], "--price") == 0) {
-        price();
+        price(argc >= 3 ? argv[2] : NULL);
     } else if (argc >= 2 && strcmp(argv[1], "--shapes") == 0) {
         shape_sweep(argc >= 3 ? argv[2] : NULL, argc >= 5 ? atoi(argv[3]) : 12,
                     argc >= 5 ? atoi(argv[4]) : 28);
