@@ -28,6 +28,7 @@
 #include "order.h"
 #include "reduce_kernels.h"
 #include "reduce_load.cuh"
+#include "sum_double.cuh"
 #include "sum_grid.cuh"
 #include "sum_thread.cuh"
 #include "xacc.h"
@@ -44,6 +45,10 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
     Acc acc;
     acc.init(s.digits);
     rl_visit_array<ELEM, Acc, ONE_TRIP>(a.in, a.n, acc);
+    if constexpr (ONE_TRIP && Acc::DOUBLE_SHORT) {
+        if (exact_block_double(acc, (xacc_family)F, a))
+            return;
+    }
     acc.finish();
     exact_block_sum<NDIG>(s, acc.warp_total(), acc.base(), acc.special);
     exact_grid_finish<NDIG>(s, (xacc_family)F, a);

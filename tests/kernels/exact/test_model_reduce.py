@@ -64,6 +64,15 @@ Data kinds (f32 bits; bf16 takes their top half):
             lies three or four digits under the round bit's)
   tieE      1 + one ulp (odd), half an ulp, then zeros: exactly halfway,
             rounded to the even neighbour 1 + 2 ulps
+  tieC      (f32) 1, 2^-24, 2^-46 and -(2^-46 - 2^-70), then zeros: just
+            above halfway by 2^-70, in 47 binades (both windows, no slow
+            path), so a sum of doubles that rounds (71 bits) lands on the
+            tie: the one-block short way through doubles (sum_double.cuh)
+            must refuse it
+  tieH      (f16) 8200 times 65504, then 32 and 2^-24, then zeros: just
+            above halfway for an f32 result, and 54 bits in units 2^-24,
+            which the short way through doubles must refuse in a block of
+            512 threads (16384 elements)
   sticky    (f64, n = 2048) 2044 ones, half an ulp of their sum (2^-43),
             2^-61 + 2^-113 and -2^-61: just above halfway by a bit 2^-113,
             more than 64 bits under the round bit's word, so only the
@@ -243,6 +252,8 @@ exact_f64_one_trip f64 cancel 2047 1 256
 exact_f64_one_trip f64 warps64 2048 1 256
 exact_f32 f32 edge24 100003 1 256
 exact_f32_one_trip f32 tieS 4096 1 256
+exact_f32_one_trip f32 tieC 4096 1 256
+exact_f16_one_trip f16 tieH 16384 1 512
 exact_f32_one_trip f32 tieE 4096 1 256
 exact_f64_one_trip f64 tieS 2048 1 256
 exact_f64_one_trip f64 tieE 2048 1 256
@@ -373,6 +384,10 @@ def narrow_element(kind, i, n, r, seed):
         return f32_bits(0, 254, r.getrandbits(23))
     if kind.startswith("tieS") or kind == "tieE":
         return tie_element(kind, i, f32_bits, 127, 24, 40)
+    if kind == "tieC":
+        first = [f32_bits(0, 127, 0), f32_bits(0, 103, 0), f32_bits(0, 81, 0),
+                 f32_bits(1, 80, 2**23 - 1)]
+        return first[i] if i < len(first) else 0
     if kind.startswith("warps"):
         return f32_bits(r.getrandbits(1), 60 + 20 * ((i // int(kind[5:])) % 8),
                         r.getrandbits(23))
@@ -454,6 +469,8 @@ def make_input(dtype, kind, count, seed):
         elif dtype == "f16":
             if kind == "special" and i == count // 2:
                 v = 0x7C00
+            elif kind == "tieH":
+                v = 0x7BFF if i < 8200 else 0x5000 if i == 8200 else 1 if i == 8201 else 0
             else:
                 v = (r.getrandbits(1) << 15) | (r.randrange(0, 31) << 10) | r.getrandbits(10)
             out += struct.pack("<H", v)
