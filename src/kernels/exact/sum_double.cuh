@@ -16,11 +16,11 @@
  * to f32 (to nearest, ties to even; beyond the range, an infinity) is the
  * correct rounding; an f64 result is S itself. A zero sum is +0, as on
  * every other path (docs/exact.md). f32 data whose nonzero elements span
- * at most 53 - 24 - 12 = 17 binades (4096 elements a block) takes it: a
- * uniform fill's 4096 elements span about 13; f16 takes it in blocks of
- * 256 threads (8192 elements: 13 + 16 + 24 = 53). Elsewhere (wider data,
- * a special, a misaligned head or tail, larger blocks) the block goes on
- * by the exact integer path.
+ * at most 53 - 24 - 12 = 17 binades (4096 elements a block) takes it:
+ * 4096 elements uniform in [-0.5, 0.5) span 12 on average. f16 takes it
+ * in blocks of up to 256 threads (8192 elements: 13 + 16 + 24 = 53).
+ * Elsewhere (wider data, a special, a misaligned head or tail, larger
+ * blocks) the block goes on by the exact integer path.
  */
 #ifndef CURED_SUM_DOUBLE_CUH
 #define CURED_SUM_DOUBLE_CUH
