@@ -28,6 +28,7 @@
 #include "order.h"
 #include "reduce_kernels.h"
 #include "reduce_load.cuh"
+#include "sum_dd.cuh"
 #include "sum_double.cuh"
 #include "sum_grid.cuh"
 #include "sum_thread.cuh"
@@ -42,6 +43,10 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
     __shared__ exact_block_state<NDIG> s;
     exact_block_begin<NDIG>(s);
     grid_dependency_begin();
+    if constexpr (ONE_TRIP && F == XACC_F64) { /* f64: one block by a certified double-double */
+        if (exact_block_dd<ELEM>(a))
+            return;
+    }
     Acc acc;
     acc.init(s.digits);
     rl_visit_array<ELEM, Acc, ONE_TRIP>(a.in, a.n, acc);

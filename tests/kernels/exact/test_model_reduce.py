@@ -73,6 +73,13 @@ Data kinds (f32 bits; bf16 takes their top half):
             above halfway for an f32 result, and 54 bits in units 2^-24,
             which the short way through doubles must refuse in a block of
             512 threads (16384 elements)
+  ddErr     (f64, n = 2048, one block of 256) 2^60, 1 and 2^-61 in thread
+            0 (elements 0, 1 and 512), -2^60 and -1 in thread 1, 2^-40 in
+            thread 2, zeros else: the exact sum 2^-40 + 2^-61 is a double,
+            but a double-double loses the 2^-61 (its second double holds 1
+            when it comes), so the nearest double to the pair is 2^-40; the
+            one-block short way's certificate (sum_dd.cuh) must see its
+            error bound and refuse it
   sticky    (f64, n = 2048) 2044 ones, half an ulp of their sum (2^-43),
             2^-61 + 2^-113 and -2^-61: just above halfway by a bit 2^-113,
             more than 64 bits under the round bit's word, so only the
@@ -257,6 +264,8 @@ exact_f16_one_trip f16 tieH 16384 1 512
 exact_f32_one_trip f32 tieE 4096 1 256
 exact_f64_one_trip f64 tieS 2048 1 256
 exact_f64_one_trip f64 tieE 2048 1 256
+exact_f64_one_trip f64 ddErr 2048 1 256
+exact_f64_one_trip f64 spread48 1000 1 128 0 1
 exact_f32 f32 tieS117 65536 16 256
 exact_f32 f32 tieS149 65536 16 256
 exact_f32_one_trip f32 tieS117 4096 1 256
@@ -433,6 +442,10 @@ def f64_element(kind, i, n, r, seed):
         return bits(0, 1000, r.getrandbits(52))
     if kind.startswith("tieS") or kind == "tieE":
         return tie_element(kind, i, bits, 1023, 53, 60)
+    if kind == "ddErr":
+        at = {0: bits(0, 1083, 0), 1: bits(0, 1023, 0), 512: bits(0, 962, 0),
+              2: bits(1, 1083, 0), 3: bits(1, 1023, 0), 4: bits(0, 983, 0)}
+        return at.get(i, 0)
     if kind == "sticky":
         tail = [bits(0, 980, 0), bits(0, 962, 1), bits(1, 962, 0), 0]
         return bits(0, 1023, 0) if i < n - 4 else tail[i - (n - 4)]
