@@ -41,11 +41,16 @@ template <typename Acc, unsigned ELEM, int F, int NDIG, bool ONE_TRIP>
 __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
 {
     __shared__ exact_block_state<NDIG> s;
-    exact_block_begin<NDIG>(s);
-    grid_dependency_begin();
-    if constexpr (ONE_TRIP && F == XACC_F64) { /* f64: one block by a certified double-double */
+    if constexpr (ONE_TRIP && F == XACC_F64) {
+        /* f64: one block by a certified double-double, which needs none
+         * of s: its barrier waits only where the block declines */
+        grid_dependency_begin();
         if (exact_block_dd<ELEM>(a))
             return;
+        exact_block_begin<NDIG>(s);
+    } else {
+        exact_block_begin<NDIG>(s);
+        grid_dependency_begin();
     }
     Acc acc;
     acc.init(s.digits);

@@ -160,8 +160,9 @@ struct dd_acc {
  * double-double and returns true in every thread; returns false in every
  * thread, having written nothing, where the certificate fails (above) or
  * where the launch is not one block outside a cluster, or the sharded
- * path wants the exact state. Every thread calls it first, before the
- * exact path's own visit of the elements. */
+ * path wants the exact state. Every thread calls it first, before
+ * exact_block_begin (it uses none of the exact path's shared state) and
+ * the exact path's own visit of the elements. */
 template <unsigned ELEM>
 __device__ bool exact_block_dd(const cured_reduce_kernel_args &a)
 {
