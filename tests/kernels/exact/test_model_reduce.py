@@ -265,6 +265,10 @@ exact_f32_one_trip f32 tieE 4096 1 256
 exact_f64_one_trip f64 tieS 2048 1 256
 exact_f64_one_trip f64 tieE 2048 1 256
 exact_f64_one_trip f64 ddErr 2048 1 256
+exact_f64_one_trip f64 tiny 2048 1 256
+exact_f64_one_trip f64 sub 2048 1 256
+exact_f64_one_trip f64 special 1000 1 64
+exact_f64_one_trip f64 infs510 2048 1 256
 exact_f64_one_trip f64 spread48 1000 1 128 0 1
 exact_f32 f32 tieS117 65536 16 256
 exact_f32 f32 tieS149 65536 16 256
