@@ -22,8 +22,9 @@
  *   among them, and so is every h, t, l and c. Where e < 2^(52 + Q), no
  *   |c| reached 2^(53 + Q) (else E would, and e half of it), so every
  *   addition into l was exact: X = h + l, and r is X rounded (ties to
- *   even; an r beyond the doubles is left to the exact path). Data on a coarse grid (uniform doubles
- *   drawn as multiples of 2^-53) take this way, and its ties with it.
+ *   even; an r beyond the doubles is left to the exact path). Data on a
+ *   coarse grid (uniform doubles drawn as multiples of 2^-53) take this
+ *   way, and their ties with it.
  * - the error bound: d = (h + l) - r (TwoSum again, exact) gives |X - r|
  *   <= |d| + 2^-52 e. Where |d| <= g (1 - 2^-9) and e <= g 2^42, g half
  *   the smaller gap from r to its neighbouring doubles, |X - r| < g: X
