@@ -43,6 +43,7 @@
 #include "reduce_kernels.h"
 #include "reduce_load.cuh"
 #include "shard_state.h"
+#include "sum_thread.cuh"
 #include "sum_block.cuh"
 
 /* A thread's elements as (h, l) with the error bound's sum e (above): the
@@ -69,15 +70,13 @@ struct dd_acc {
         return s;
     }
 
-    /* Adds the element of words lo, hi. Its key, |high word| with bit 0
-     * set where the low word is not (a subnormal whose high word is zero),
-     * less one, is 2^32 - 1 for a zero, else below 2^31; min(lo, 1) is
-     * PTX's min.u32, as in wide_acc::key. */
+    /* Adds the element of words lo, hi. Its key is wide_acc's (|high
+     * word| with bit 0 set where the low word is not, so that a subnormal
+     * whose high word is zero is not taken for a zero) less BIAS + 1:
+     * 2^32 - 1 for a zero, else below 2^31. */
     __device__ void add(unsigned lo, unsigned hi)
     {
-        unsigned nz;
-        asm("min.u32 %0, %1, 1;" : "=r"(nz) : "r"(lo));
-        kmin = min(kmin, ((hi & 0x7fffffffu) | nz) - 1u);
+        kmin = min(kmin, wide_acc::key(lo, hi) - (wide_acc::BIAS + 1u));
         double t;
         h = two_sum(h, __hiloint2double((int)hi, (int)lo), t);
         l = __dadd_rn(l, t);
