@@ -28,7 +28,6 @@ struct half_acc {
     int trips;
     unsigned special;
     int64_t *sacc;
-    bool clean; /* no scalar went to the superaccumulator */
 
     __device__ void init(int64_t *s)
     {
@@ -39,7 +38,6 @@ struct half_acc {
         trips = 0;
         special = 0;
         sacc = s;
-        clean = true;
     }
 
     __device__ static double to_double(unsigned short h)
@@ -85,25 +83,7 @@ struct half_acc {
     __device__ void scalars(uint64_t a, bool va, unsigned long long, uint64_t b,
                             bool vb, unsigned long long)
     {
-        clean = clean && !va && !vb;
         sacc_add_scalars(sacc, XACC_F16, a, va, b, vb, &special);
-    }
-
-    /* For sum_double.cuh, after one trip and before finish(): as
-     * narrow_acc's. Every finite f16 is a multiple of 2^-24 below 2^16;
-     * false where a scalar went to the superaccumulator or the sum is not
-     * finite (an input infinity or NaN). */
-    static const bool DOUBLE_SHORT = true;
-    static const int DOUBLE_ELEMS = W * RL_VECS;
-    __device__ bool lane_double(double &sum, int &top, int &bottom) const
-    {
-        double v = (f[0] + f[1]) + (f[2] + f[3]);
-        if (!clean || !isfinite(v))
-            return false;
-        sum = v;
-        top = 16;
-        bottom = -24;
-        return true;
     }
 
     __device__ void finish() { flush(); }

@@ -143,8 +143,6 @@ struct narrow_acc {
     int trips;
     unsigned special;
     int64_t *sacc;
-    unsigned kmx, kmn;  /* the keys of every trip's elements: max, min */
-    bool clean;         /* every element went to a[] or b[] */
 
     /* The key of lane value x (|bits| of one element), replicated to both
      * halves for bf16. */
@@ -186,9 +184,6 @@ struct narrow_acc {
         trips = 0;
         special = 0;
         sacc = s;
-        kmx = 0;
-        kmn = BIAS;
-        clean = true;
     }
 
     /* acc's base in units of 2^EMIN (B's unit), -1 with no window yet. */
@@ -339,7 +334,6 @@ struct narrow_acc {
         } else if (__all_sync(FULL_WARP, fits && all_ge(mn, botB))) {
             add_split(t);
         } else {
-            clean = false;
 #pragma unroll
             for (int j = 0; j < RL_VECS; j++) {
                 uint4 v = t.reload(j);
@@ -355,8 +349,6 @@ struct narrow_acc {
         /* invalid vectors are zeros already (rl_visit_array) */
         unsigned mx = topA, mn = botA;
         keys(t, mx, mn);
-        kmx = kmax(kmx, mx); /* the elements' own keys where this is the */
-        kmn = kmin(kmn, mn); /* first trip (topA = 0, botA = BIAS) */
         if (__all_sync(FULL_WARP, all_le(mx, topA) && all_ge(mn, botA)))
             add_a(t);
         else if (__all_sync(FULL_WARP, all_le(mx, topA) && all_ge(mn, botB)))
@@ -370,31 +362,9 @@ struct narrow_acc {
     __device__ void scalars(uint64_t a_, bool va, unsigned long long, uint64_t b_,
                             bool vb, unsigned long long)
     {
-        clean = clean && !va && !vb;
         unsigned ua = BF16 ? (unsigned)a_ << 16 : (unsigned)a_;
         unsigned ub = BF16 ? (unsigned)b_ << 16 : (unsigned)b_;
         sacc_add_scalars(sacc, XACC_F32, ua, va, ub, vb, &special);
-    }
-
-    /* For sum_double.cuh (f32 only: DOUBLE_SHORT), after one trip and
-     * before finish(): the thread's elements' exact sum as one double
-     * (a[] and b[] added; exact wherever the block's bound holds), and the
-     * exponents that bound them: every element is a multiple of
-     * 2^bottom and below 2^top in magnitude (top < bottom when all are
-     * zero). False, nothing set, where an element went elsewhere (the
-     * superaccumulator, the special bits: a scalar, a special, an
-     * element outside both windows). */
-    static const bool DOUBLE_SHORT = !BF16;
-    static const int DOUBLE_ELEMS = W * RL_VECS; /* elements a trip, a thread */
-    __device__ bool lane_double(double &sum, int &top, int &bottom) const
-    {
-        if (BF16 || !clean || kmx >= KEY_INF)
-            return false;
-        sum = ((a[0] + a[1]) + (a[2] + a[3])) + ((b[0] + b[1]) + (b[2] + b[3]));
-        unsigned hi = kmx - LANE_BIAS, lo = kmn - LANE_BIAS; /* |bits| */
-        top = hi == 0 ? -1000 : max((int)(hi >> 23), 1) - 126;
-        bottom = hi == 0 ? 1000 : max((int)(lo >> 23), 1) - 150;
-        return true;
     }
 
     /* Ends the thread's work: everything into acc, at base(). */

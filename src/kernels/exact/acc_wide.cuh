@@ -54,7 +54,6 @@ struct wide_acc {
     static const int FLUSH_TRIPS = (1 << 13) / (RL_VECS * W); /* 2^13 adds a slice */
     static const unsigned BIAS = 0x7fffffffu;
     static const unsigned KEY_INF = 0x7ff00000u + BIAS;
-    static const bool DOUBLE_SHORT = false; /* f64 sums overflow a double's 53 bits */
 
     double slice[3];   /* a0, a1, a2; zeros while no window is set */
     u160 acc;          /* units u = 2^(base() + EMIN) */

@@ -37,15 +37,34 @@
 // ----------------------------------------------------------------------------
 // Exact float sums
 
+/* Whether a one-block grid of this format has a short way to try first:
+ * f64 by a certified double-double (sum_dd.cuh), f32 and f16 by doubles
+ * (sum_double.cuh); not bf16 (its windows span more binades than a
+ * double's bits). */
+template <unsigned ELEM, int F>
+struct exact_short_way {
+    static const bool EXISTS = F == XACC_F64 || F == XACC_F16 || ELEM == 4;
+
+    /* Writes the sum and returns true, or returns false (every thread
+     * alike) having written nothing. */
+    __device__ static bool run(const cured_reduce_kernel_args &a)
+    {
+        if constexpr (F == XACC_F64)
+            return exact_block_dd<ELEM>(a);
+        else
+            return exact_block_double<ELEM>((xacc_family)F, a);
+    }
+};
+
 template <typename Acc, unsigned ELEM, int F, int NDIG, bool ONE_TRIP>
 __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
 {
     __shared__ exact_block_state<NDIG> s;
-    if constexpr (ONE_TRIP && F == XACC_F64) {
-        /* f64: one block by a certified double-double, which needs none
-         * of s: its barrier waits only where the block declines */
+    if constexpr (ONE_TRIP && exact_short_way<ELEM, F>::EXISTS) {
+        /* the short way needs none of s: its barrier waits only where
+         * the block declines */
         grid_dependency_begin();
-        if (exact_block_dd<ELEM>(a))
+        if (exact_short_way<ELEM, F>::run(a))
             return;
         exact_block_begin<NDIG>(s);
     } else {
@@ -55,10 +74,6 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
     Acc acc;
     acc.init(s.digits);
     rl_visit_array<ELEM, Acc, ONE_TRIP>(a.in, a.n, acc);
-    if constexpr (ONE_TRIP && Acc::DOUBLE_SHORT) {
-        if (exact_block_double(acc, (xacc_family)F, a))
-            return;
-    }
     acc.finish();
     exact_block_sum<NDIG>(s, acc.warp_total(), acc.base(), acc.special);
     exact_grid_finish<NDIG>(s, (xacc_family)F, a);
