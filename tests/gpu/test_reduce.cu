@@ -11,8 +11,10 @@
  *                                repeated calls, bad input -> a status and
  *                                nothing written
  *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
- *   test_gpu_reduce --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]
- *                                one call, for compute-sanitizer
+ *   test_gpu_reduce [--kind KIND] --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]
+ *                                one call, for compute-sanitizer (and
+ *                                ncu): floats on the wide kind, or KIND's
+ *                                (reduce_fill.cuh's names: spread48, ...)
  *   test_gpu_reduce --price [DTYPE]
  *                                times exact against plain (not exact) sums,
  *                                f32 f64 f16 bf16 (or DTYPE's), 2^10 .. 2^30, back to back
@@ -568,9 +570,28 @@ static int check_shape_args(int argc, char **argv)
     return 0;
 }
 
+/* The data kind named by s (reduce_fill.cuh's kind_names), or -1. */
+static int kind_from_name(const char *s)
+{
+    for (int k = 0; k < KINDS; k++)
+        if (strcmp(s, kind_names[k]) == 0)
+            return k;
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
-    int count = 0;
+    int count = 0, one_kind = -1;
+    if (argc >= 3 && strcmp(argv[1], "--kind") == 0) {
+        one_kind = kind_from_name(argv[2]);
+        if (one_kind < 0 || argc < 4 || strcmp(argv[3], "--one") != 0) {
+            fprintf(stderr, "test_gpu_reduce: --kind takes a data kind and comes before --one\n");
+            return 2;
+        }
+        argv[2] = argv[0];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc >= 2 && strcmp(argv[1], "--shapes") == 0 && check_shape_args(argc, argv) != 0)
         return 2;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -589,7 +610,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]\n");
             return 2;
         }
-        data x = make_data(d, is_float(d) ? WIDE : 0, strtoull(argv[4], NULL, 10),
+        data x = make_data(d, one_kind >= 0 ? one_kind : is_float(d) ? WIDE : 0,
+                           strtoull(argv[4], NULL, 10),
                            strtoull(argv[5], NULL, 10), 1);
         cured_reduce_shape s = {256, 1, CURED_VARIANT_EXACT, 1};
         if (argc >= 8) {
