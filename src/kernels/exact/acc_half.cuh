@@ -21,15 +21,17 @@ struct half_acc {
     static const int W = 8;
     /* 8 additions per accumulator per trip; 2^13 are exact */
     static const int FLUSH_TRIPS = 512;
+    /* only the misaligned head and tail reach sacc, not elements in bulk */
+    static const bool SACC_ELEMENTS = false;
 
     double f[RL_VECS];
     u128 acc; /* units 2^-24: q = 0 */
     int q;
     int trips;
     unsigned special;
-    int64_t *sacc;
+    sacc_ref sacc;
 
-    __device__ void init(int64_t *s)
+    __device__ void init(sacc_ref s)
     {
         for (int j = 0; j < RL_VECS; j++)
             f[j] = 0.0;

@@ -124,6 +124,7 @@ __device__ inline double pow2(int e)
 template <bool BF16>
 struct narrow_acc {
     static const int W = BF16 ? 8 : 4;           /* elements per vector */
+    static const bool SACC_ELEMENTS = true; /* those outside both windows */
     static const int BINADES = BF16 ? 40 : 24;   /* per window */
     static const int FLUSH_TRIPS = 64 / W;       /* 64 adds per accumulator */
     static const int SHIFT = BF16 ? 16 : 0;      /* unit of a bf16 above f32's */
@@ -142,7 +143,7 @@ struct narrow_acc {
     int wa;             /* A's lowest binade; 0 while no window is set */
     int trips;
     unsigned special;
-    int64_t *sacc;
+    sacc_ref sacc;
 
     /* The key of lane value x (|bits| of one element), replicated to both
      * halves for bf16. */
@@ -172,7 +173,7 @@ struct narrow_acc {
         return BF16 ? vmin_s16x2(x, y) : (unsigned)min((int)x, (int)y);
     }
 
-    __device__ void init(int64_t *s)
+    __device__ void init(sacc_ref s)
     {
         for (int j = 0; j < RL_VECS; j++)
             a[j] = b[j] = 0.0;

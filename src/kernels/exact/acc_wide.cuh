@@ -49,6 +49,7 @@
  *     key = ((hi & 0x7fffffff) | min(lo, 1)) + 0x7fffffff. */
 struct wide_acc {
     static const int W = 2;
+    static const bool SACC_ELEMENTS = true; /* those outside the window */
     static const int BINADES = 64;
     static const int WLO_MAX = 1967; /* 2^53 U0 = 2^(wlo - 944) <= 2^1023 */
     static const int FLUSH_TRIPS = (1 << 13) / (RL_VECS * W); /* 2^13 adds a slice */
@@ -61,9 +62,9 @@ struct wide_acc {
     int wlo;           /* 0 while no window is set */
     int trips;         /* since the last flush */
     unsigned special;
-    int64_t *sacc;
+    sacc_ref sacc;
 
-    __device__ void init(int64_t *s)
+    __device__ void init(sacc_ref s)
     {
         for (int k = 0; k < 3; k++)
             slice[k] = 0.0; /* only zeros are added before a window: they stay 0 */

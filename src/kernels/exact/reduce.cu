@@ -72,7 +72,11 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
         grid_dependency_begin();
     }
     Acc acc;
-    acc.init(s.digits);
+    /* 32-bit atomics into the shared digits where data can send elements
+     * there in bulk, in the one-trip kernels; the main-loop kernels keep
+     * the 64-bit ones, with which their loop compiles as it did
+     * (docs/exact.md, "Block") */
+    acc.init(sacc_ref{s.digits, ONE_TRIP && Acc::SACC_ELEMENTS});
     rl_visit_array<ELEM, Acc, ONE_TRIP>(a.in, a.n, acc);
     acc.finish();
     exact_block_sum<NDIG>(s, acc.warp_total(), acc.base(), acc.special);

@@ -1,9 +1,10 @@
 /* sacc.cuh - the block's superaccumulator: xacc.h's digits in shared
- * memory, which the accumulators' slow paths add into with 64-bit shared
- * atomics (an element outside every window, a held sum sent on when a
- * window moves).
+ * memory, which the accumulators' slow paths add into with shared atomics
+ * (an element outside every window, a held sum sent on when a window
+ * moves).
  *
- * defines: sacc_add_pieces, sacc_add_elem, sacc_add_scalars, sacc_add_u160
+ * defines: sacc_ref, sacc_add64, sacc_add_digit, sacc_add_elem,
+ *          sacc_add_scalars, sacc_add_u160
  *
  * Rare for real data: the fast paths keep each thread's sum in registers
  * (sum_thread.cuh). The block layer reads the digits once, after its
@@ -17,26 +18,50 @@
 #include "wide_int.cuh"
 #include "xacc.h"
 
-/* Adds the pieces of (neg ? -1 : 1) * mag * 2^pos (xacc_pieces) to the
- * shared digits with 64-bit atomics; zero pieces are skipped. */
-__device__ inline void sacc_add_pieces(int64_t *sacc, uint64_t mag_hi,
-                                       uint64_t mag_lo, int neg, int pos)
+/* The block's digits and how a digit is added to: split (sacc_add64, two
+ * 32-bit atomics) or one 64-bit atomicAdd. The kernel fixes `split` at
+ * compile time (exact_sum_body: the one-trip kernels split), so each
+ * kernel keeps one of the two ways. */
+struct sacc_ref {
+    int64_t *digits;
+    bool split;
+};
+
+/* Adds v to the 64-bit digit *d modulo 2^64 by 32-bit atomics: v's low
+ * word into d's low word, then v's high word and the carry out of that
+ * addition (the old word plus v's wrapped) into d's high word, where not
+ * zero. For sm_90 ptxas makes atomicAdd on a 64-bit shared word a
+ * compare-and-swap loop (ATOMS.CAST.SPIN.64), which retries while other
+ * lanes hit the same word; the 32-bit add is one ATOMS.ADD. Exact: each
+ * addition wraps the low word at most once, so the carries added are the
+ * low word's wraps whatever the order, and the digit ends at its old value
+ * plus every v, modulo 2^64. The digits are read only after the block's
+ * barrier. */
+__device__ inline void sacc_add64(int64_t *d, uint64_t v)
 {
-    if ((mag_hi | mag_lo) == 0)
-        return;
-    int64_t piece[5];
-    int k = xacc_pieces(mag_hi, mag_lo, neg, pos, piece);
-#pragma unroll
-    for (int j = 0; j < 5; j++)
-        if (piece[j] != 0)
-            atomicAdd((unsigned long long *)&sacc[k + j],
-                      (unsigned long long)piece[j]);
+    unsigned *w = (unsigned *)d; /* little-endian: w[0] the low word */
+    unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);
+    if (lo != 0) {
+        unsigned old = atomicAdd(w, lo);
+        hi += old + lo < old;
+    }
+    if (hi != 0)
+        atomicAdd(w + 1, hi);
+}
+
+/* Adds v (two's complement) to digit k of s, modulo 2^64. */
+__device__ inline void sacc_add_digit(sacc_ref s, int k, uint64_t v)
+{
+    if (s.split)
+        sacc_add64(&s.digits[k], v);
+    else
+        atomicAdd((unsigned long long *)&s.digits[k], (unsigned long long)v);
 }
 
 /* Adds one element (its bits in family f) to sacc, or its special bits to
  * *special. */
-__device__ inline void sacc_add_elem(int64_t *sacc, xacc_family f,
-                                     uint64_t bits, unsigned *special)
+__device__ inline void sacc_add_elem(sacc_ref sacc, xacc_family f, uint64_t bits,
+                                     unsigned *special)
 {
     xacc_elem x = xacc_decode(f, bits);
     if (x.special) {
@@ -53,16 +78,14 @@ __device__ inline void sacc_add_elem(int64_t *sacc, xacc_family f,
 #pragma unroll
     for (int j = 0; j < 3; j++)
         if (w[j] != 0)
-            atomicAdd((unsigned long long *)&sacc[k + j],
-                      x.neg ? (unsigned long long)-(long long)w[j]
-                            : (unsigned long long)w[j]);
+            sacc_add_digit(sacc, k + j, x.neg ? (uint64_t) - (int64_t)w[j] : w[j]);
 }
 
 /* The load layer's two scalar elements (rl_visit_array's scalars call:
  * bits a and b of family f, each only where valid) through sacc_add_elem:
  * the accumulators' scalars, which take the head and tail element by
  * element. */
-__device__ inline void sacc_add_scalars(int64_t *sacc, xacc_family f, uint64_t a, bool va,
+__device__ inline void sacc_add_scalars(sacc_ref sacc, xacc_family f, uint64_t a, bool va,
                                         uint64_t b, bool vb, unsigned *special)
 {
     if (va)
@@ -72,7 +95,7 @@ __device__ inline void sacc_add_scalars(int64_t *sacc, xacc_family f, uint64_t a
 }
 
 /* Sends a (two's complement, units 2^pos) to sacc: six pieces. */
-__device__ inline void sacc_add_u160(int64_t *sacc, const u160 &a, int pos)
+__device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
 {
     if (u160_is_zero(a))
         return;
@@ -81,7 +104,7 @@ __device__ inline void sacc_add_u160(int64_t *sacc, const u160 &a, int pos)
         int k;
         int64_t p = u160_piece(a, pos, j, &k);
         if (p != 0)
-            atomicAdd((unsigned long long *)&sacc[k + (int)j], (unsigned long long)p);
+            sacc_add_digit(sacc, k + (int)j, (uint64_t)p);
     }
 }
 

@@ -11,7 +11,7 @@
  * Every accumulator keeps, per thread, an exact integer sum in registers
  * (two's complement, in units 2^(base() + EMIN), base() its window's) and
  * sends what does not fit its fast path to the block's superaccumulator
- * `sacc` in shared memory (xacc.h's digits, 64-bit shared atomics), which
+ * `sacc` in shared memory (xacc.h's digits, shared atomics: sacc.cuh), which
  * is rare for real data. A trip is tested whole (the max and min of its
  * elements' keys against the window, one warp vote). f32 and bf16 keep two
  * adjacent windows of f64 accumulators, f16 needs none, f64 one 64-binade
