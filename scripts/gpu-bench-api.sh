@@ -12,8 +12,9 @@
 #    test_gpu_reduce_stream: calls behind an early-signalling producer and
 #    in a captured graph.
 # 2. test_gpu_reduce --price: exact against plain sums, f32 bf16 f64 f16,
-#    2^10 .. 2^30, back to back, on the standard fill and on 24- and
-#    48-binade spreads (capped at PRICE_CAP_S, default 150 s).
+#    2^10 .. 2^30, back to back, on the standard fill, on 24- and
+#    48-binade spreads and on exponents over the whole range (capped at
+#    PRICE_CAP_S, default 150 s).
 # 3. cured bench --api: cured_reduce against CUB's DeviceReduce::Sum, f32
 #    f64 i32 f16, 2^10 .. 2^30, warm (back to back) and cold (L2 flushed),
 #    the launch floor, errors in ulps; $OUT/bench-api.csv, .json and .svg

@@ -19,8 +19,10 @@
 #    sum, min, argmax; memcheck and synccheck on test_gpu_reduce_stream.
 # 3. test_gpu_reduce --price: exact against plain (not exact) sums of the
 #    same kernel shape, f32, bf16, f64, f16, 2^10 .. 2^30, back-to-back
-#    calls, on the standard fill and on 24- and 48-binade spreads; block
-#    sizes 128 .. 1024 at 2^24 and up; then the ratios (price-table.sh).
+#    calls, on the standard fill, on 24- and 48-binade spreads and on
+#    exponents over the whole range (the superaccumulator's slow path);
+#    block sizes 128 .. 1024 at 2^24 and up; then the ratios
+#    (price-table.sh).
 # Exits non-zero if a test or a sanitizer run fails.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2

@@ -21,7 +21,9 @@
  *                                (the median of 7 batches): on the standard
  *                                fill (src/reference, uniform in [-0.5, 0.5)),
  *                                on exponents spread over 24 binades and over
- *                                48; block sizes at 2^24 and up (standard)
+ *                                48, and over the whole range (wide: the
+ *                                superaccumulator's slow path); block sizes
+ *                                at 2^24 and up (standard)
  *   test_gpu_reduce --shapes [DTYPE [LG_MIN LG_MAX]]
  *                                times exact f32 f64 f16 bf16 and i32 sums
  *                                (or DTYPE's) over launch shapes (blocks
@@ -433,11 +435,11 @@ static void price(const char *only)
     printf("%-5s %-9s %6s %-8s %6s %6s %10s %9s\n", "dtype", "data", "log2n", "variant",
            "block", "grid", "us/call", "GB/s");
     static const cured_dtype types[] = {CURED_F32, CURED_BF16, CURED_F64, CURED_F16};
-    static const int kinds[] = {STANDARD, UNIFORM, SPREAD48};
+    static const int kinds[] = {STANDARD, UNIFORM, SPREAD48, WIDE};
     int device = 0, sms = 0;
     CHECK_CUDA(cudaGetDevice(&device));
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    static const char *const names[] = {"standard", "spread24", "spread48"};
+    static const char *const names[] = {"standard", "spread24", "spread48", "wide"};
     int known = only == NULL;
     for (int t = 0; t < 4; t++)
         known |= only != NULL && strcmp(only, cured_dtype_name(types[t])) == 0;
@@ -447,7 +449,7 @@ static void price(const char *only)
         return;
     }
     for (int t = 0; t < 4; t++)
-        for (int pk = 0; pk < 3; pk++)
+        for (int pk = 0; pk < (int)(sizeof kinds / sizeof *kinds); pk++)
             for (int lg = 10; lg <= 30; lg += 2) {
                 if (only != NULL && strcmp(only, cured_dtype_name(types[t])) != 0)
                     continue;
