@@ -8,7 +8,7 @@
 #
 #   scripts/gpu-ncu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE]...
 #                         [--launches N] [--cold] [--kernel REGEX]
-#                         [--check] [-- DTYPE:LOG2N ...]
+#                         [--check] [-- [KIND:]DTYPE:LOG2N ...]
 #
 #   --flags, --patch  the variants, as in gpu-ab.sh (--patch at most three)
 #   --check     each build's test_gpu_reduce first, as in gpu-ab.sh (a
@@ -18,10 +18,15 @@
 #               (default: not, the input warm in L2 as in back-to-back calls)
 #   --kernel    the kernel-name regex (default exact_sum: the float sums)
 #   after --    the cases, e.g. f32:14 (default: f32:13 f32:14 f32:16
-#               f64:14 f16:15 f32:20 f32:24)
+#               f64:14 f16:15 f32:20 f32:24), or with a data kind of
+#               tests/gpu/reduce_fill.cuh (standard, spread48, wide, ...),
+#               e.g. spread48:f64:22
 #
 # Each case is profiled twice per build, alternating A and the variants,
-# in `cured bench --api --dtype DTYPE` at n = 2^LOG2N. The table: per case
+# in `cured bench --api --dtype DTYPE` at n = 2^LOG2N (the bench's standard
+# fill), or with a KIND in `test_gpu_reduce --kind KIND --repeat R --one
+# sum DTYPE 2^LOG2N 0` (calls one after another, each checked against the
+# CPU's bits; built as the check is). The table: per case
 # and build the median, minimum and maximum over the launches of both
 # profiles (ns), and A's median over each variant's (above 1: the variant
 # is faster). Logs under ${OUT:-out}/ncu-ab/. Exits 1 when a build, a
@@ -50,11 +55,14 @@ cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(f32:13 f32:14 f32:16 f64:14 f16:15 f32:20 f32:24)
 ab_check_variants gpu-ncu-ab || usage
 ab_positive gpu-ncu-ab --launches "$launches" || exit 2
+kinds=0
 for c in "${cases[@]}"; do
-  lg=${c#*:}
-  case "${c%%:*}" in f16|f32|f64|i32) ;; *) lg=x ;; esac
+  lg=${c##*:} dt=${c%:*} kind=
+  case "$dt" in *:*) kind=${dt%%:*} dt=${dt#*:} kinds=1 ;; esac
+  case "$dt" in f16|f32|f64|i32) ;; *) lg=x ;; esac
+  case "$kind" in *[!a-z0-9-]*) lg=x ;; esac
   case "$lg" in
-    ''|*[!0-9]*) echo "gpu-ncu-ab: a case is DTYPE:LOG2N (f16 f32 f64 i32), not '$c'" >&2; exit 2 ;;
+    ''|*[!0-9]*) echo "gpu-ncu-ab: a case is [KIND:]DTYPE:LOG2N (f16 f32 f64 i32), not '$c'" >&2; exit 2 ;;
   esac
 done
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -67,27 +75,35 @@ mkdir -p "$out"
 rm -f "$out"/*.csv
 t0=$SECONDS
 targets=(cured_cli)
-[ "$check" = 1 ] && targets+=(test_gpu_reduce)
+[ "$check" = 1 ] || [ "$kinds" = 1 ] && targets+=(test_gpu_reduce)
 ab_build_all
 echo "gpu-ncu-ab: builds done in $((SECONDS - t0)) s"
 [ "$check" = 1 ] && ab_run_checks gpu-ncu-ab
 
-# profile VARIANT DTYPE LOG2N REP: the durations (ns) of the kernel's
-# launches into $out/VARIANT.DTYPE.LOG2N.REP.csv (ncu's CSV as it is).
+# profile VARIANT KIND DTYPE LOG2N REP: the durations (ns) of the
+# kernel's launches into $out/VARIANT.DTYPE[-KIND].LOG2N.REP.csv (ncu's
+# CSV as it is); KIND empty: the bench's launches.
 profile() {
-  local f="$out/$1.$2.$3.$4.csv"
+  local id="$3${2:+-$2}" dir
+  local f="$out/$1.$id.$4.$5.csv" log="$out/$1.$id.$4.$5.log"
+  dir=$(ab_dir_of "$1")
+  local run=("$dir/cured" bench --api --dtype "$3" --min-log2 "$4" --max-log2 "$4"
+             --runs 5 --target-ms 1)
+  [ -n "$2" ] && run=("$dir/tests/gpu/test_gpu_reduce" --kind "$2"
+                      --repeat $((20 + launches)) --one sum "$3" $((1 << $4)) 0)
   ncu --clock-control none --cache-control "$cache" --kernel-name "regex:$regex" \
     --launch-skip 20 --launch-count "$launches" --metrics gpu__time_duration.sum --csv \
-    "$(ab_dir_of "$1")/cured" bench --api --dtype "$2" --min-log2 "$3" --max-log2 "$3" \
-    --runs 5 --target-ms 1 > "$f" 2> "$out/$1.$2.$3.$4.log" ||
-    { tail -3 "$out/$1.$2.$3.$4.log"; echo "gpu-ncu-ab: ncu failed for $1 $2 2^$3" >&2; return 1; }
+    "${run[@]}" > "$f" 2> "$log" ||
+    { tail -3 "$log"; echo "gpu-ncu-ab: ncu failed for $1 $id 2^$4" >&2; return 1; }
 }
 
 status=0
 for c in "${cases[@]}"; do
+  lg=${c##*:} dt=${c%:*} kind=
+  case "$dt" in *:*) kind=${dt%%:*} dt=${dt#*:} ;; esac
   for rep in 1 2; do
     for v in "${names[@]}"; do
-      profile "$v" "${c%%:*}" "${c#*:}" "$rep" || status=1
+      profile "$v" "$kind" "$dt" "$lg" "$rep" || status=1
     done
   done
 done
@@ -108,7 +124,7 @@ def durations(v, dt, lg):
     return ns
 cases = sorted({tuple(f.rsplit("/", 1)[1].split(".")[1:3])
                 for f in glob.glob(out + "/*.csv")}, key=lambda c: (c[0], int(c[1])))
-head = f"{'case':10}"
+head = f"{'case':16}"
 for v in names:
     head += f" {v.upper() + ' med':>9} {'min':>8} {'max':>8}"
     if v != "a":
@@ -116,7 +132,7 @@ for v in names:
 print(f"kernel durations, ns (cache {cache}):")
 print(head)
 for dt, lg in cases:
-    line, a = f"{dt + ' 2^' + lg:10}", None
+    line, a = f"{dt + ' 2^' + lg:16}", None
     for v in names:
         d = durations(v, dt, lg)
         if not d:

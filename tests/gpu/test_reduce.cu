@@ -11,10 +11,11 @@
  *                                repeated calls, bad input -> a status and
  *                                nothing written
  *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
- *   test_gpu_reduce [--kind KIND] --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]
- *                                one call, for compute-sanitizer (and
- *                                ncu): floats on the wide kind, or KIND's
- *                                (reduce_fill.cuh's names: spread48, ...)
+ *   test_gpu_reduce [--kind KIND] [--repeat R] --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]
+ *                                one call (or R, each checked), for
+ *                                compute-sanitizer and ncu: floats on the
+ *                                wide kind, or KIND's (reduce_fill.cuh's
+ *                                names: standard, spread48, ...)
  *   test_gpu_reduce --price [DTYPE]
  *                                times exact against plain (not exact) sums,
  *                                f32 f64 f16 bf16 (or DTYPE's), 2^10 .. 2^30, back to back
@@ -581,19 +582,50 @@ static int kind_from_name(const char *s)
     return -1;
 }
 
+/* --kind KIND and --repeat R in front of --one: takes them off *argc,
+ * *argv (argv[0] kept) into *kind and *repeat. Returns 0, or 2 (a line on
+ * stderr) for a bad value or when --one does not follow. */
+static int one_options(int *argc, char ***argv, int *kind, int *repeat)
+{
+    int taken = 0;
+    while (*argc - taken >= 3) {
+        const char *opt = (*argv)[1 + taken], *val = (*argv)[2 + taken];
+        if (strcmp(opt, "--kind") == 0) {
+            *kind = kind_from_name(val);
+            if (*kind < 0) {
+                fprintf(stderr, "test_gpu_reduce: --kind: no data kind '%s'\n", val);
+                return 2;
+            }
+        } else if (strcmp(opt, "--repeat") == 0) {
+            char *end;
+            long r = strtol(val, &end, 10);
+            if (*val == 0 || *end || r < 1 || r > 100000) {
+                fprintf(stderr, "test_gpu_reduce: --repeat takes 1 .. 100000, not '%s'\n", val);
+                return 2;
+            }
+            *repeat = (int)r;
+        } else {
+            break;
+        }
+        taken += 2;
+    }
+    if (taken == 0)
+        return 0;
+    if (*argc - taken < 2 || strcmp((*argv)[1 + taken], "--one") != 0) {
+        fprintf(stderr, "test_gpu_reduce: --kind and --repeat come before --one\n");
+        return 2;
+    }
+    (*argv)[taken] = (*argv)[0];
+    *argv += taken;
+    *argc -= taken;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int count = 0, one_kind = -1;
-    if (argc >= 3 && strcmp(argv[1], "--kind") == 0) {
-        one_kind = kind_from_name(argv[2]);
-        if (one_kind < 0 || argc < 4 || strcmp(argv[3], "--one") != 0) {
-            fprintf(stderr, "test_gpu_reduce: --kind takes a data kind and comes before --one\n");
-            return 2;
-        }
-        argv[2] = argv[0];
-        argv += 2;
-        argc -= 2;
-    }
+    int count = 0, one_kind = -1, one_repeat = 1;
+    if (one_options(&argc, &argv, &one_kind, &one_repeat) != 0)
+        return 2;
     if (argc >= 2 && strcmp(argv[1], "--shapes") == 0 && check_shape_args(argc, argv) != 0)
         return 2;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -623,7 +655,8 @@ int main(int argc, char **argv)
         if (argc >= 9)
             s.cluster = (unsigned)atoi(argv[8]);
         uint64_t want = cpu_result(&x, op, 0);
-        run_one(&x, op, 0, argc >= 8 ? &s : NULL, &want, "one");
+        for (int r = 0; r < one_repeat; r++)
+            run_one(&x, op, 0, argc >= 8 ? &s : NULL, &want, "one");
         free_data(&x);
     } else if (argc >= 2 && strcmp(argv[1], "--large") == 0) {
         large();
