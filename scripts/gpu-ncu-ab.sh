@@ -55,10 +55,17 @@ cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(f32:13 f32:14 f32:16 f64:14 f16:15 f32:20 f32:24)
 ab_check_variants gpu-ncu-ab || usage
 ab_positive gpu-ncu-ab --launches "$launches" || exit 2
+# split_case CASE: sets kind (empty without one), dt and lg from
+# [KIND:]DTYPE:LOG2N.
+split_case() {
+  lg=${1##*:} dt=${1%:*} kind=
+  case "$dt" in *:*) kind=${dt%%:*} dt=${dt#*:} ;; esac
+}
+
 kinds=0
 for c in "${cases[@]}"; do
-  lg=${c##*:} dt=${c%:*} kind=
-  case "$dt" in *:*) kind=${dt%%:*} dt=${dt#*:} kinds=1 ;; esac
+  split_case "$c"
+  [ -n "$kind" ] && kinds=1
   case "$dt" in f16|f32|f64|i32) ;; *) lg=x ;; esac
   case "$kind" in *[!a-z0-9-]*) lg=x ;; esac
   case "$lg" in
@@ -99,8 +106,7 @@ profile() {
 
 status=0
 for c in "${cases[@]}"; do
-  lg=${c##*:} dt=${c%:*} kind=
-  case "$dt" in *:*) kind=${dt%%:*} dt=${dt#*:} ;; esac
+  split_case "$c"
   for rep in 1 2; do
     for v in "${names[@]}"; do
       profile "$v" "$kind" "$dt" "$lg" "$rep" || status=1

@@ -42,6 +42,8 @@ struct half_acc {
         sacc = s;
     }
 
+    /* The f16 of bits h as a double (exact; sum_double.cuh and
+     * acc_plain.cuh use it too). */
     __device__ static double to_double(unsigned short h)
     {
         double d;

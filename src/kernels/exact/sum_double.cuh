@@ -25,6 +25,7 @@
 #ifndef CURED_SUM_DOUBLE_CUH
 #define CURED_SUM_DOUBLE_CUH
 
+#include "acc_half.cuh"
 #include "reduce_kernels.h"
 #include "reduce_load.cuh"
 #include "shard_state.h"
@@ -51,20 +52,12 @@ struct double_acc {
         kmn = 0xffffffffu;
     }
 
-    /* The f16 of bits h as a double (exact). */
-    __device__ static double half_to_double(unsigned short h)
-    {
-        double d;
-        asm("cvt.f64.f16 %0, %1;" : "=d"(d) : "h"(h));
-        return d;
-    }
-
     /* Adds the element(s) of word w into s[j]: one f32, or two f16. */
     __device__ void add_word(double &sj, unsigned w)
     {
         if (HALF) {
-            sj += half_to_double((unsigned short)(w & 0xffffu));
-            sj += half_to_double((unsigned short)(w >> 16));
+            sj += half_acc::to_double((unsigned short)(w & 0xffffu));
+            sj += half_acc::to_double((unsigned short)(w >> 16));
         } else {
             unsigned x = w & 0x7fffffffu;
             kmx = max(kmx, x);
