@@ -593,7 +593,10 @@ static int one_options(int *argc, char ***argv, int *kind, int *repeat)
         if (strcmp(opt, "--kind") == 0) {
             *kind = kind_from_name(val);
             if (*kind < 0) {
-                fprintf(stderr, "test_gpu_reduce: --kind: no data kind '%s'\n", val);
+                fprintf(stderr, "test_gpu_reduce: --kind: no data kind '%s' (", val);
+                for (int k = 0; k < KINDS; k++)
+                    fprintf(stderr, "%s%s", k ? " " : "", kind_names[k]);
+                fprintf(stderr, ")\n");
                 return 2;
             }
         } else if (strcmp(opt, "--repeat") == 0) {
