@@ -208,13 +208,17 @@ struct narrow_acc {
         trips = 0;
     }
 
-    /* Moves the windows (warp-uniform) so that A's top binade is et, after
-     * sending everything held at the old base to sacc. */
+    /* Moves the windows (warp-uniform, every lane) so that A's top binade
+     * is et, after sending what the warp holds at the old base to sacc:
+     * the warp's sum (below 2^117) from lane 0, where 32 lanes adding into
+     * the same digits would contend. */
     __device__ void rebase(int et)
     {
         if (wa) { /* else nothing is held yet: the first trip sets the windows */
             flush();
-            sacc_add_u160(sacc, u160_of(acc), base());
+            u160 w = warp_sum(acc);
+            if ((threadIdx.x & 31u) == 0)
+                sacc_add_u160(sacc, w, base());
             acc = u128{0, 0, 0, 0};
         }
         int na = et - BINADES + 1;

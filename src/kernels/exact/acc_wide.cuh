@@ -132,13 +132,18 @@ struct wide_acc {
         reset_slices();
     }
 
-    /* Sends everything held to sacc and clears it. */
+    /* Sends everything the warp holds to sacc and clears it (warp-uniform,
+     * every lane: the lanes share the window, so lane 0 sends the warp's
+     * sum, below 2^146, where 32 lanes adding into the same six digits
+     * would contend). */
     __device__ void spill()
     {
         if (!wlo)
             return; /* nothing held yet: the first trip sets the window */
         flush();
-        sacc_add_u160(sacc, acc, base());
+        u160 w = warp_sum(acc);
+        if ((threadIdx.x & 31u) == 0)
+            sacc_add_u160(sacc, w, base());
         acc = u160{0, 0, 0, 0, 0};
     }
 
