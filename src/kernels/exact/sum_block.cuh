@@ -5,7 +5,8 @@
  * defines: EXACT_WS_*, exact_block_state, EXACT_SENT_DIGITS,
  *          exact_cluster_size, exact_cluster_arrive, exact_cluster_wait,
  *          exact_block_begin, exact_block_keeps_words, exact_block_sum,
- *          exact_block_pieces, exact_block_digits, exact_block_total
+ *          exact_row_pieces, exact_block_pieces, exact_add_piece_rows,
+ *          exact_block_digits, exact_block_total
  *
  * Each warp sums its lanes' integers and stores the sum as six pieces in
  * its own row of shared memory (a grid of one block or a cluster: its five
@@ -50,6 +51,10 @@ struct exact_block_state {
     unsigned cluster_special[CURED_REDUCE_CLUSTER_MAX - 1];
     unsigned cluster_total[CURED_REDUCE_CLUSTER_MAX - 1][5];
     int cluster_base[CURED_REDUCE_CLUSTER_MAX - 1];
+    /* the leader's digits path: each sent sum as six pieces (warp_piece's
+     * form) and its first digit, -8 for none */
+    int64_t cluster_piece[CURED_REDUCE_CLUSTER_MAX - 1][6];
+    int cluster_first[CURED_REDUCE_CLUSTER_MAX - 1];
 };
 
 /* cluster_base of a block that sent its digits. */
@@ -138,6 +143,19 @@ __device__ void exact_block_sum(exact_block_state<NDIG> &s, u160 w, int q,
     __syncthreads();
 }
 
+/* The six pieces (exact_block_sum's) of the sum whose five words are t,
+ * in units 2^q, into piece: zeros where q < 0 (no sum). */
+__device__ inline void exact_row_pieces(const unsigned *t, int q, int64_t *piece)
+{
+    unsigned v[6] = {0u, 0u, 0u, 0u, 0u, 0u};
+    bool neg = false;
+    if (q >= 0)
+        neg = u160_magnitude_words(u160{t[0], t[1], t[2], t[3], t[4]}, q, v);
+#pragma unroll
+    for (int j = 0; j < 6; j++)
+        piece[j] = neg ? -(int64_t)v[j] : (int64_t)v[j];
+}
+
 /* Where the warps stored words (exact_block_keeps_words) and a short way
  * declined: every warp's six pieces from its five words and base, as
  * exact_block_sum stores them otherwise (lane u makes warp u's), so that
@@ -146,19 +164,36 @@ template <int NDIG>
 __device__ void exact_block_pieces(exact_block_state<NDIG> &s)
 {
     unsigned lane = threadIdx.x & 31u, warps = blockDim.x >> 5;
-    if (lane < warps) {
-        int q = s.warp_base[lane];
-        unsigned v[6] = {0u, 0u, 0u, 0u, 0u, 0u};
-        bool neg = false;
-        if (q >= 0) {
-            const unsigned *t = s.warp_total[lane];
-            neg = u160_magnitude_words(u160{t[0], t[1], t[2], t[3], t[4]}, q, v);
-        }
-#pragma unroll
-        for (int j = 0; j < 6; j++)
-            s.warp_piece[lane][j] = neg ? -(int64_t)v[j] : (int64_t)v[j];
-    }
+    if (lane < warps)
+        exact_row_pieces(s.warp_total[lane], s.warp_base[lane], s.warp_piece[lane]);
     __syncwarp();
+}
+
+/* Adds `rows` rows of six pieces into the digits d (digit lane + 32 i in
+ * d[i]): row u's piece j to digit first[u] + j (a row whose first is -8
+ * adds nothing), eight rows at a time, their loads independent of one
+ * another. Warp 0 calls it. */
+template <int NDIG>
+__device__ void exact_add_piece_rows(int64_t (&d)[warp_digit_count<NDIG>::PER],
+                                     const int64_t (*piece)[6], const int *first,
+                                     unsigned rows)
+{
+    const int PER = warp_digit_count<NDIG>::PER;
+    unsigned lane = threadIdx.x & 31u;
+    for (unsigned r0 = 0; r0 < rows; r0 += 8) {
+        int f[8];
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+            f[u] = r0 + u < rows ? first[r0 + u] : -8;
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < PER; i++) {
+                int j = (int)lane + 32 * i - f[u];
+                if (j >= 0 && j < 6)
+                    d[i] += piece[r0 + u][j];
+            }
+    }
 }
 
 /* The block's digits in warp 0's registers (digit lane + 32 i in d[i]):
@@ -176,21 +211,7 @@ __device__ void exact_block_digits(const exact_block_state<NDIG> &s,
         int D = (int)lane + 32 * i;
         d[i] = D < NDIG ? s.digits[D] : 0;
     }
-    /* eight warps at a time, their loads independent of one another */
-    for (unsigned w0 = 0; w0 < warps; w0 += 8) {
-        int first[8];
-#pragma unroll
-        for (int u = 0; u < 8; u++)
-            first[u] = w0 + u < warps ? s.warp_first[w0 + u] : -8;
-#pragma unroll
-        for (int u = 0; u < 8; u++)
-#pragma unroll
-            for (int i = 0; i < PER; i++) {
-                int j = (int)lane + 32 * i - first[u];
-                if (j >= 0 && j < 6)
-                    d[i] += s.warp_piece[w0 + u][j];
-            }
-    }
+    exact_add_piece_rows<NDIG>(d, s.warp_piece, s.warp_first, warps);
     warp_carry_step<NDIG>(d);
 }
 

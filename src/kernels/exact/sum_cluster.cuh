@@ -87,30 +87,32 @@ __device__ int exact_cluster_gather(exact_block_state<NDIG> &s, xacc_family f,
         exact_round_write(f, warp_sum_words<5>(w), top, a);
         return GATHER_WRITTEN;
     }
-    exact_block_pieces<NDIG>(s);
+    /* the digits path: lane k converts block k + 1's sum (if it sent one)
+     * to pieces while lanes below the warp count convert the warps' (one
+     * conversion's latency, not one a block), then every row is added with
+     * loads independent of one another */
+    bool from = lane + 1 < size;
+    int bk = from ? s.cluster_base[lane] : -1;
+    if (from) {
+        exact_row_pieces(s.cluster_total[lane], bk, s.cluster_piece[lane]);
+        s.cluster_first[lane] = bk >= 0 ? bk >> 5 : -8;
+    }
+    unsigned sent = __ballot_sync(FULL_WARP, bk == EXACT_SENT_DIGITS);
+    special = __reduce_or_sync(FULL_WARP, from ? s.cluster_special[lane] : 0u);
+    exact_block_pieces<NDIG>(s); /* its warp barrier orders the stores above */
     exact_block_digits<NDIG>(s, d);
-    special = s.special;
-    for (unsigned k = 0; k + 1 < size; k++) {
-        int bk = s.cluster_base[k];
-        if (bk == EXACT_SENT_DIGITS) {
+    special |= s.special;
+    exact_add_piece_rows<NDIG>(d, s.cluster_piece, s.cluster_first, size - 1);
+#pragma unroll
+    for (unsigned k = 0; k + 1 < CURED_REDUCE_CLUSTER_MAX; k++)
+        if (sent >> k & 1u) {
 #pragma unroll
             for (int i = 0; i < PER; i++) {
                 int D = (int)lane + 32 * i;
                 if (D < NDIG)
                     d[i] += s.cluster_digits[k][D];
             }
-        } else if (bk >= 0) {
-            const unsigned *t = s.cluster_total[k];
-            u160 sum = {t[0], t[1], t[2], t[3], t[4]};
-#pragma unroll
-            for (int i = 0; i < PER; i++) {
-                int j = (int)lane + 32 * i - (bk >> 5), first;
-                if (j >= 0 && j < 6)
-                    d[i] += u160_piece(sum, bk, (unsigned)j, &first);
-            }
         }
-        special |= s.cluster_special[k];
-    }
 #endif
     return GATHER_DIGITS;
 }
