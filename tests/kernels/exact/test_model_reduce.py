@@ -20,10 +20,13 @@ uninitialised read) and that the kernel left the workspace's state zero
 state mode instead, where the kernel writes the exact sum's normalised
 digits (shard_state.h): those are compared with the digits of the exact
 sum that Python's integers make of the input (exact_digits), the digits
-path checked on its own, the short ways declined. First it checks that the PTX is the
-library's own, with the exact sums' thread-block cluster path, and that
-the model lists none of its exact-sum kernels as one it cannot run. Prints one line per case; exits 1 on any
-mismatch, 2 when a tool fails.
+path checked on its own, the short ways declined. First it checks that
+the PTX is the library's own, with the exact sums' thread-block cluster
+path, and that the model lists none of its exact-sum kernels as one it
+cannot run. Last, on data whose windows move often (CONTENTION), it also
+checks the model's shared-atomic counts: a window's move sends the warp's
+sum from one lane, so at most one wavefront in eight is a bank conflict.
+Prints one line per case; exits 1 on any mismatch, 2 when a tool fails.
 
 Data kinds (f32 bits; bf16 takes their top half):
   std       uniform in [-0.5, 0.5): what real data looks like
@@ -38,6 +41,7 @@ Data kinds (f32 bits; bf16 takes their top half):
             elements on, but for a few smallest subnormals: their count
             is the exact sum (n a multiple of 128)
   grow      exponents rising along the array: many rebases, then inf
+            (f64: up to binade 2046, no inf)
   special   an infinity among normal numbers
   infsK     +inf at element 0, -inf at element K, normal numbers else: with
             K in the last block's share (the first trip's vector R - 1 of
