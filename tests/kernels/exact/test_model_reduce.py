@@ -667,18 +667,13 @@ def main():
     print(f"{'BAD ' if wrong else 'ok  '}the cluster path runs in the model{': ' + wrong if wrong else ''}",
           flush=True)
     bad = 1 if wrong else 0
-    for seed, case in enumerate(c for c in CASES.strip().splitlines() if c.strip()):
-        ok, line = run_case(args, case, seed + 1)
-        print(line, flush=True)
-        if ok is None:
-            return 2
-        bad += not ok
-    for seed, case in enumerate(c for c in CONTENTION.strip().splitlines() if c.strip()):
-        ok, line = check_contention(args, case, seed + 1)
-        print(line, flush=True)
-        if ok is None:
-            return 2
-        bad += not ok
+    for table, check in ((CASES, run_case), (CONTENTION, check_contention)):
+        for seed, case in enumerate(c for c in table.strip().splitlines() if c.strip()):
+            ok, line = check(args, case, seed + 1)
+            print(line, flush=True)
+            if ok is None:
+                return 2
+            bad += not ok
     print(f"test_model_reduce: {bad} mismatches")
     return 1 if bad else 0
 
