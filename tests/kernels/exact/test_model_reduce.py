@@ -115,6 +115,7 @@ shows:
   huge      +-2^1023 (the window clamped at its highest), then the largest
             of binade 2031, just above that window: sacc
 """
+import collections
 import json
 import math
 import os
@@ -522,10 +523,15 @@ def edge_input(dtype, kind, count, r, seed):
     return b"".join(struct.pack(fmt, v) for v in values)
 
 
+# What judge needs of a launched case: its fields, its input and files.
+Launched = collections.namedtuple(
+    "Launched", "dtype state flags off op size data part out ws to_f64 out_n")
+
+
 def launch(args, case, seed):
-    """Launches one case's entry in the model. Returns (p, the case's
-    fields as a dict), p the finished `cured model` process, or (None,
-    what failed) when the model failed or found something."""
+    """Launches one case's entry in the model. Returns (p, Launched), p the
+    finished `cured model` process, or (None, what failed) when the model
+    failed or found something."""
     f = case.split()
     entry, dtype, kind, n, grid, block = f[0], f[1], f[2], int(f[3]), f[4], f[5]
     state = len(f) > 6 and f[6] == "state"
@@ -555,8 +561,7 @@ def launch(args, case, seed):
         found = [l for l in p.stdout.splitlines() if l.startswith(("error:", "hazard:"))]
         said = "\n  ".join(found[:3]) if found else p.stdout[-400:] + p.stderr[-400:]
         return None, f"{case}: cured model failed ({p.returncode}):\n  {said}"
-    return p, dict(dtype=dtype, n=n, state=state, flags=flags, off=off, op=op, size=size,
-                   data=data, part=part, out=out, ws=ws, to_f64=to_f64, out_n=out_n)
+    return p, Launched(dtype, state, flags, off, op, size, data, part, out, ws, to_f64, out_n)
 
 
 def run_case(args, case, seed):
@@ -570,9 +575,7 @@ def run_case(args, case, seed):
 def judge(args, case, c):
     """A launched case's result (and workspace) against the CPU path's bits
     or the exact digits. Returns (ok, line)."""
-    dtype, n, state, flags, off, op, size, data, part, out, ws, to_f64, out_n = (
-        c[k] for k in ("dtype", "n", "state", "flags", "off", "op", "size", "data", "part",
-                       "out", "ws", "to_f64", "out_n"))
+    dtype, state, flags, off, op, size, data, part, out, ws, to_f64, out_n = c
     with open(out, "rb") as fh:
         got_bytes = fh.read()
     with open(ws, "rb") as fh:
