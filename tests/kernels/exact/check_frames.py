@@ -2,9 +2,10 @@
 """check_frames.py - ptxas keeps cured_reduce's kernels out of local memory.
 
 A value the compiler spills across a kernel's main loop is stored before
-the loop streams its input and reloaded after it, from DRAM by then, in
-every thread's tail: that cost the exact f32 sum 5 % at 2^24 on the H200
-with the same loop code (docs/results.md, "eighteenth round"). The main
+the loop streams its input and reloaded after it, in every thread's tail
+(most likely from DRAM by then): that cost the exact f32 sum 5 % at 2^24
+on the H200 with the same loop code (docs/results.md, "eighteenth
+round"). The main
 loops sit at the 64-register cap (__launch_bounds__(1024, 1)), where a
 small change elsewhere in a kernel can start such a spill. This compiles
 the kernels' source for the library's architecture and reads ptxas's
