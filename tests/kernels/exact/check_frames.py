@@ -55,7 +55,11 @@ def ptxas_report(args):
     with tempfile.TemporaryDirectory() as d:
         cmd = [args.nvcc, "-cubin", f"-arch={args.arch}", "-O3", "-std=c++17", "-Xptxas", "-v",
                *[f"-I{i}" for i in args.includes], args.source, "-o", os.path.join(d, "k.cubin")]
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True)
+        except OSError as e:
+            print(f"check_frames: cannot run {args.nvcc}: {e.strerror}", file=sys.stderr)
+            sys.exit(2)
     if p.returncode != 0:
         print(f"check_frames: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr[-2000:]}",
               file=sys.stderr)
