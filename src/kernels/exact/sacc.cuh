@@ -25,7 +25,15 @@
 struct sacc_ref {
     int64_t *digits;
     bool split;
+    int64_t *lane_bins; /* the thread's SACC_LANE_BINS bins (local memory),
+                         * for an accumulator that keeps them (acc_narrow.cuh) */
 };
+
+/* Bins a thread keeps in front of sacc for f32 and bf16 elements
+ * (lane_bin_add): f32's 254 binades, 24 a bin. */
+#define SACC_BIN_BINADES 24
+#define SACC_LANE_BINS 11
+#define SACC_BIN_ADDS_MAX (1u << 16)
 
 /* Adds v to the 64-bit digit *d modulo 2^64 by 32-bit atomics: v's low
  * word into d's low word, then v's high word and the carry out of that
@@ -106,6 +114,40 @@ __device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
         if (p != 0)
             sacc_add_digit(sacc, k + (int)j, (uint64_t)p);
     }
+}
+
+
+/* A finite nonzero f32 element (bits u) into the thread's bins
+ * (sacc.lane_bins), which hold n elements (n = 0: zeroed first); returns
+ * how many they hold after it. Its magnitude m 2^p
+ * (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is m 2^(p - 24 k) < 2^47 in
+ * bin k = p / 24's units, so SACC_BIN_ADDS_MAX adds stay below 2^63 and
+ * the int64 additions are exact; then the bins go to sacc from this
+ * thread and are emptied. No atomics per element: each thread owns its
+ * bins, where sacc's 64-bit shared atomics retried while a warp's lanes hit
+ * the same digits. Inlined: out of line (__noinline__), the call's
+ * register saves spilled into the f32 main loop. */
+__device__ __forceinline__ unsigned lane_bin_add(sacc_ref sacc, unsigned u, unsigned n)
+{
+    int64_t *bins = sacc.lane_bins;
+    unsigned x = u & 0x7fffffffu;
+    int p = max((int)(x >> 23), 1) - 1;
+    int k = p / SACC_BIN_BINADES;
+    int64_t m = x >= 0x00800000u ? (int64_t)((x & 0x007fffffu) | 0x00800000u) : (int64_t)x;
+    int64_t v = m << (p - SACC_BIN_BINADES * k);
+    if (n == 0)
+        for (int i = 0; i < SACC_LANE_BINS; i++)
+            bins[i] = 0;
+    bins[k] += (u >> 31) ? -v : v;
+    if (++n < SACC_BIN_ADDS_MAX)
+        return n;
+    for (int i = 0; i < SACC_LANE_BINS; i++) {
+        long long b = bins[i];
+        unsigned s = (unsigned)(b >> 63);
+        sacc_add_u160(sacc, u160{(unsigned)b, (unsigned)((unsigned long long)b >> 32), s, s, s},
+                      SACC_BIN_BINADES * i);
+    }
+    return 0;
 }
 
 #endif /* CURED_SACC_CUH */
