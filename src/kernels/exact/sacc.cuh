@@ -1,10 +1,12 @@
 /* sacc.cuh - the block's superaccumulator: xacc.h's digits in shared
  * memory, which the accumulators' slow paths add into with shared atomics
  * (an element outside every window, a held sum sent on when a window
- * moves).
+ * moves), and the bins a thread keeps in front of it for f32 and bf16
+ * elements outside both windows.
  *
- * defines: sacc_ref, sacc_add64, sacc_add_digit, sacc_add_elem,
- *          sacc_add_scalars, sacc_add_u160
+ * defines: sacc_ref, SACC_BIN_BINADES, SACC_LANE_BINS, SACC_BIN_ADDS_MAX,
+ *          sacc_add64, sacc_add_digit, sacc_add_elem, sacc_add_scalars,
+ *          sacc_add_u160, lane_bin_add
  *
  * Rare for real data: the fast paths keep each thread's sum in registers
  * (sum_thread.cuh). The block layer reads the digits once, after its
@@ -116,17 +118,16 @@ __device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
     }
 }
 
-
 /* A finite nonzero f32 element (bits u) into the thread's bins
  * (sacc.lane_bins), which hold n elements (n = 0: zeroed first); returns
- * how many they hold after it. Its magnitude m 2^p
- * (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is m 2^(p - 24 k) < 2^47 in
- * bin k = p / 24's units, so SACC_BIN_ADDS_MAX adds stay below 2^63 and
- * the int64 additions are exact; then the bins go to sacc from this
- * thread and are emptied. No atomics per element: each thread owns its
- * bins, where sacc's 64-bit shared atomics retried while a warp's lanes hit
- * the same digits. Inlined: out of line (__noinline__), the call's
- * register saves spilled into the f32 main loop. */
+ * how many they hold after it. Its magnitude m 2^p (units 2^EMIN, p =
+ * max(e, 1) - 1, m < 2^24) is m 2^(p - 24 k) < 2^47 in bin k = p / 24's
+ * units, so SACC_BIN_ADDS_MAX adds stay below 2^63 and the int64
+ * additions are exact; at that count the bins go to sacc from this thread
+ * and are emptied. No atomics per element: each thread owns its bins,
+ * where sacc's 64-bit shared atomics retried while a warp's lanes hit the
+ * same digits. Inlined: out of line (__noinline__), the call's register
+ * saves spilled into the f32 main loop. */
 __device__ __forceinline__ unsigned lane_bin_add(sacc_ref sacc, unsigned u, unsigned n)
 {
     int64_t *bins = sacc.lane_bins;
