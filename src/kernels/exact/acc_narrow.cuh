@@ -319,7 +319,7 @@ struct narrow_acc {
         else if (x < 0x7f800000u && e >= wa - BINADES && e < wa &&
                  (x >= 0x00800000u || wa - BINADES == 1))
             bj += d;
-        else if (x < 0x7f800000u)
+        else if (x < 0x7f800000u && sacc.lane_bins != nullptr)
             bin_adds = lane_bin_add(sacc, u, bin_adds);
         else
             sacc_add_elem(sacc, XACC_F32, u, &special);
@@ -330,7 +330,7 @@ struct narrow_acc {
     __device__ void send_bins()
     {
         bool used = bin_adds != 0;
-        if (!__any_sync(FULL_WARP, used))
+        if (sacc.lane_bins == nullptr || !__any_sync(FULL_WARP, used))
             return;
 #pragma unroll 1
         for (int i = 0; i < SACC_LANE_BINS; i++) {

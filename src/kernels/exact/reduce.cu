@@ -75,9 +75,12 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
     /* 32-bit atomics into the shared digits where data can send elements
      * there in bulk, in the one-trip kernels; the main-loop kernels keep
      * the 64-bit ones, with which their loop compiles as it did
-     * (docs/exact.md, "Block") */
-    int64_t lane_bins[SACC_LANE_BINS]; /* local memory; unused but by f32 and bf16 */
-    acc.init(sacc_ref{s.digits, ONE_TRIP && Acc::SACC_ELEMENTS, lane_bins});
+     * (docs/exact.md, "Block"), and send f32 and bf16 elements to each
+     * thread's bins (local memory) instead: a one-trip thread has too few
+     * elements to repay its bins' stores and loads (docs/exact.md, "The
+     * lane bins") */
+    int64_t lane_bins[SACC_LANE_BINS];
+    acc.init(sacc_ref{s.digits, ONE_TRIP && Acc::SACC_ELEMENTS, ONE_TRIP ? nullptr : lane_bins});
     rl_visit_array<ELEM, Acc, ONE_TRIP>(a.in, a.n, acc);
     acc.finish();
     exact_block_sum<NDIG>(s, acc.warp_total(), acc.base(), acc.special);
