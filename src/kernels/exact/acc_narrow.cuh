@@ -126,6 +126,7 @@ template <bool BF16>
 struct narrow_acc {
     static const int W = BF16 ? 8 : 4;           /* elements per vector */
     static const bool SACC_ELEMENTS = true; /* those outside both windows */
+    static const bool LANE_BINS = true;     /* in the main loops, instead */
     static const int BINADES = BF16 ? 40 : 24;   /* per window */
     static const int FLUSH_TRIPS = 64 / W;       /* 64 adds per accumulator */
     static const int SHIFT = BF16 ? 16 : 0;      /* unit of a bf16 above f32's */
@@ -319,7 +320,7 @@ struct narrow_acc {
         else if (x < 0x7f800000u && e >= wa - BINADES && e < wa &&
                  (x >= 0x00800000u || wa - BINADES == 1))
             bj += d;
-        else if (x < 0x7f800000u && sacc.lane_bins != nullptr)
+        else if (x < 0x7f800000u && sacc.lane_bins != nullptr && lane_bins_given())
             bin_adds = lane_bin_add(sacc, u, bin_adds);
         else
             sacc_add_elem(sacc, XACC_F32, u, &special);
@@ -334,7 +335,7 @@ struct narrow_acc {
             return;
 #pragma unroll 1
         for (int i = 0; i < SACC_LANE_BINS; i++) {
-            long long v = used ? sacc.lane_bins[i] : 0;
+            long long v = used ? lane_bin(sacc.lane_bins, i) : 0;
             unsigned s = (unsigned)(v >> 63);
             u160 w = warp_sum(u128{(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s});
             if ((threadIdx.x & 31u) == 0)

@@ -5,8 +5,8 @@
  * elements outside both windows.
  *
  * defines: sacc_ref, SACC_BIN_BINADES, SACC_LANE_BINS, SACC_BIN_ADDS_MAX,
- *          sacc_add64, sacc_add_digit, sacc_add_elem, sacc_add_scalars,
- *          sacc_add_u160, lane_bin_add
+ *          lane_bin, lane_bins_given, sacc_add64, sacc_add_digit,
+ *          sacc_add_elem, sacc_add_scalars, sacc_add_u160, lane_bin_add
  *
  * Rare for real data: the fast paths keep each thread's sum in registers
  * (sum_thread.cuh). The block layer reads the digits once, after its
@@ -27,8 +27,9 @@
 struct sacc_ref {
     int64_t *digits;
     bool split;
-    int64_t *lane_bins; /* the thread's SACC_LANE_BINS bins (local memory),
-                         * for an accumulator that keeps them (acc_narrow.cuh) */
+    int64_t *lane_bins; /* the block's bins, SACC_LANE_BINS a thread (shared
+                         * memory: lane_bin), for an accumulator that keeps
+                         * them (acc_narrow.cuh); NULL: none */
 };
 
 /* Bins a thread keeps in front of sacc for f32 and bf16 elements
@@ -36,6 +37,34 @@ struct sacc_ref {
 #define SACC_BIN_BINADES 24
 #define SACC_LANE_BINS 11
 #define SACC_BIN_ADDS_MAX (1u << 16)
+
+/* Bin i of the calling thread in the block's bins (shared memory, bin i of
+ * thread t at i * blockDim.x + t: a warp's 64-bit accesses meet no bank
+ * conflict whichever bins its lanes pick). %tid.x and %ntid.x are read
+ * here, by volatile reads the compiler cannot hoist: a bins address held
+ * across the main loop took a register there and pushed the loop's start
+ * pointer to local memory, whose reload after the loop cost the standard
+ * data 5 % at 2^24 (docs/exact.md, "The lane bins"). */
+__device__ __forceinline__ int64_t &lane_bin(int64_t *bins, int i)
+{
+    unsigned t, nt;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+    asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nt));
+    return bins[i * nt + t];
+}
+
+/* Whether the launch gave the block its bins (dynamic shared memory for
+ * SACC_LANE_BINS int64 a thread: cured_reduce_dynamic_smem); without them
+ * (a device with too little shared memory for a block this size) elements
+ * take sacc's atomics, with the same sum. Read, like lane_bin's
+ * registers, only where it is used. */
+__device__ __forceinline__ bool lane_bins_given()
+{
+    unsigned bytes, nt;
+    asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+    asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nt));
+    return bytes >= nt * SACC_LANE_BINS * sizeof(int64_t);
+}
 
 /* Adds v to the 64-bit digit *d modulo 2^64 by 32-bit atomics: v's low
  * word into d's low word, then v's high word and the carry out of that
@@ -119,12 +148,12 @@ __device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
 }
 
 /* A finite nonzero f32 element (bits u) into the thread's bins
- * (sacc.lane_bins), which hold n elements (n = 0: zeroed first); returns
- * how many they hold after it. Its magnitude m 2^p (units 2^EMIN, p =
- * max(e, 1) - 1, m < 2^24) is m 2^(p - 24 k) < 2^47 in bin k = p / 24's
- * units, so SACC_BIN_ADDS_MAX adds stay below 2^63 and the int64
- * additions are exact; at that count the bins go to sacc from this thread
- * and are emptied. No atomics per element: each thread owns its bins,
+ * (sacc.lane_bins: lane_bin), which hold n elements (n = 0: zeroed
+ * first); returns how many they hold after it. Its magnitude m 2^p
+ * (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is m 2^(p - 24 k) < 2^47
+ * in bin k = p / 24's units, so SACC_BIN_ADDS_MAX adds stay below 2^63
+ * and the int64 additions are exact; at that count the bins go to sacc
+ * from this thread and are emptied. No atomics per element: each thread owns its bins,
  * where sacc's 64-bit shared atomics retried while a warp's lanes hit the
  * same digits. Inlined: out of line (__noinline__), the call's register
  * saves spilled into the f32 main loop. */
@@ -138,12 +167,12 @@ __device__ __forceinline__ unsigned lane_bin_add(sacc_ref sacc, unsigned u, unsi
     int64_t v = m << (p - SACC_BIN_BINADES * k);
     if (n == 0)
         for (int i = 0; i < SACC_LANE_BINS; i++)
-            bins[i] = 0;
-    bins[k] += (u >> 31) ? -v : v;
+            lane_bin(bins, i) = 0;
+    lane_bin(bins, k) += (u >> 31) ? -v : v;
     if (++n < SACC_BIN_ADDS_MAX)
         return n;
     for (int i = 0; i < SACC_LANE_BINS; i++) {
-        long long b = bins[i];
+        long long b = lane_bin(bins, i);
         unsigned s = (unsigned)(b >> 63);
         sacc_add_u160(sacc, u160{(unsigned)b, (unsigned)((unsigned long long)b >> 32), s, s, s},
                       SACC_BIN_BINADES * i);
