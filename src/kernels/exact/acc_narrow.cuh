@@ -118,15 +118,16 @@ __device__ inline double pow2(int e)
  * - all in A and B: a compare and two predicated DADDs per element;
  * - else the slow path: an element above A raises the windows (warp-
  *   uniform, after sending what is held to sacc), and what then lies
- *   below B goes element by element to the lane's bins (lane_bin_add), a
- *   special to the flags.
+ *   below B goes element by element to the lane's bins (lane_bin_add; in
+ *   the one-trip kernels, or a launch without the bins' memory, to
+ *   sacc), a special to the flags.
  * Every FLUSH_TRIPS trips, a[j] and b[j] go into the 128-bit integer acc
  * in units of B's: b[j] / 2^uB + (a[j] / 2^uA) * 2^BINADES. */
 template <bool BF16>
 struct narrow_acc {
     static const int W = BF16 ? 8 : 4;           /* elements per vector */
     static const bool SACC_ELEMENTS = true; /* those outside both windows */
-    static const bool LANE_BINS = true;     /* in the main loops, instead */
+    static const bool LANE_BINS = true;     /* main loops: those, to bins */
     static const int BINADES = BF16 ? 40 : 24;   /* per window */
     static const int FLUSH_TRIPS = 64 / W;       /* 64 adds per accumulator */
     static const int SHIFT = BF16 ? 16 : 0;      /* unit of a bf16 above f32's */
