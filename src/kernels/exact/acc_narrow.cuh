@@ -222,7 +222,7 @@ struct narrow_acc {
         if (wa) { /* else nothing is held yet: the first trip sets the windows */
             flush();
             u160 w = warp_sum(acc);
-            if ((threadIdx.x & 31u) == 0)
+            if (lane_first())
                 sacc_add_u160(sacc, w, base());
             acc = u128{0, 0, 0, 0};
         }
@@ -339,7 +339,7 @@ struct narrow_acc {
             long long v = used ? lane_bin(sacc.lane_bins, i) : 0;
             unsigned s = (unsigned)(v >> 63);
             u160 w = warp_sum(u128{(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s});
-            if ((threadIdx.x & 31u) == 0)
+            if (lane_first())
                 sacc_add_u160(sacc, w, SACC_BIN_BINADES * i);
         }
     }

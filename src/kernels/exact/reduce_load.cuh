@@ -101,10 +101,14 @@ __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
         acc.trip(t);
         p += (size_t)RL_VECS * R32;
     }
-    unsigned long long k = r + (unsigned long long)trips * RL_VECS * R;
-    /* what is left: at most RL_VECS vectors per lane */
+    /* what is left: at most RL_VECS vectors per lane, from where the loop
+     * stopped (k = r + trips RL_VECS R, taken from p: with the start kept
+     * for it, the exact f32 and bf16 main loops spilled the start to local
+     * memory across the loop, and its reload waited on DRAM in every
+     * thread's tail; docs/results.md, "eighteenth round") */
+    unsigned long long k = (unsigned long long)(p - body);
     t.valid = 0;
-    t.p = body + k;
+    t.p = p;
 #pragma unroll
     for (int j = 0; j < RL_VECS; j++) {
         unsigned long long kj = k + j * R;

@@ -5,8 +5,9 @@
  * elements outside both windows.
  *
  * defines: sacc_ref, SACC_BIN_BINADES, SACC_LANE_BINS, SACC_BIN_ADDS_MAX,
- *          lane_bin, lane_bins_given, sacc_add64, sacc_add_digit,
- *          sacc_add_elem, sacc_add_scalars, sacc_add_u160, lane_bin_add
+ *          lane_bin, lane_first, lane_bins_given, sacc_add64,
+ *          sacc_add_digit, sacc_add_elem, sacc_add_scalars, sacc_add_u160,
+ *          lane_bin_add
  *
  * Rare for real data: the fast paths keep each thread's sum in registers
  * (sum_thread.cuh). The block layer reads the digits once, after its
@@ -51,6 +52,15 @@ __device__ __forceinline__ int64_t &lane_bin(int64_t *bins, int i)
     asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
     asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nt));
     return bins[i * nt + t];
+}
+
+/* Whether the calling thread is its warp's lane 0, read (%laneid) where it
+ * is used, so that no register holds it through a main loop. */
+__device__ __forceinline__ bool lane_first()
+{
+    unsigned l;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+    return l == 0;
 }
 
 /* Whether the launch gave the block its bins (dynamic shared memory for
