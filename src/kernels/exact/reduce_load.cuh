@@ -104,9 +104,9 @@ __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
     /* what is left: at most RL_VECS vectors per lane, from where the loop
      * stopped (k = r + trips RL_VECS R, taken from p: with the start kept
      * for it, the exact f32 and bf16 main loops spilled the start to local
-     * memory across the loop, and its reload waited on DRAM in every
-     * thread's tail; docs/results.md, "eighteenth round"); from r in the
-     * one-trip kernels, whose registers p's form raised */
+     * memory across the loop, and its reload (most likely from DRAM) came
+     * in every thread's tail; docs/results.md, "eighteenth round"); from
+     * r in the one-trip kernels, whose registers p's form raised */
     unsigned long long k = ONE_TRIP ? r : (unsigned long long)(p - body);
     t.valid = 0;
     t.p = ONE_TRIP ? body + r : p;
