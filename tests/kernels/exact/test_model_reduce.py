@@ -185,6 +185,7 @@ exact_f32 f32 zeros 100003 7 256
 exact_f32 f32 wide 100003 7 256
 exact_f32 f32 wide 30011 1 32 0 1
 exact_f32 f32 wide 100003 7 256:nobins
+exact_f32 f32 wide 300007 2 1024
 exact_f32 f32 spread60 50003 1 32:nobins
 exact_f32 f32 cancel 100003 5 128
 exact_f32 f32 sub 50003 2 64
@@ -212,6 +213,7 @@ exact_bf16 bf16 spread60 100003 3 64 0 7
 exact_bf16 bf16 zeros 100003 4 128 1
 exact_bf16 bf16 wide 100003 3 256
 exact_bf16 bf16 wide 100003 3 256:nobins
+exact_bf16 bf16 wide 300007 1 1024
 exact_bf16 bf16 cancel 100003 5 128 1
 exact_bf16 bf16 sub 50003 2 64
 exact_bf16 bf16 grow 50003 2 64
