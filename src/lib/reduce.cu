@@ -32,6 +32,10 @@ struct cured_reducer {
     const void *checked_out;
     /* blocks of CURED_REDUCE_BLOCK threads that fill the GPU, per kernel */
     unsigned resident[CURED_OP_COUNT][CURED_DTYPE_COUNT][CURED_VARIANT_COUNT];
+    /* the most dynamic shared memory a launch gives the lane bins
+     * (cured_reduce_dynamic_smem); a launch that needs more gives none,
+     * and its kernel takes the superaccumulator's atomics instead */
+    size_t bins_smem_max;
 };
 
 extern "C" int cured_is_device_pointer(const void *p, int device)
@@ -70,6 +74,44 @@ static unsigned cluster_max(int device)
     return CURED_REDUCE_CLUSTER_MAX;
 }
 
+/* The most dynamic shared memory the kernels with lane bins (the exact f32
+ * and bf16 sums' main loops) may take on `device`: their need at 1024
+ * threads, or less where the device's per-block opt-in limit, less their
+ * static shared memory, is lower; set as each kernel's limit. 0 when that
+ * fails (no bins: the same sums by atomics). */
+static size_t lane_bins_smem_max(int device)
+{
+    int optin = 0;
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+        cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    static const cured_dtype binned[] = {CURED_F32, CURED_BF16};
+    size_t most = cured_reduce_dynamic_smem(CURED_OP_SUM, CURED_F32, CURED_VARIANT_EXACT, 0,
+                                            1024);
+    for (int i = 0; i < 2; i++) {
+        const void *f = cured_reduce_function(CURED_OP_SUM, binned[i], CURED_VARIANT_EXACT, 0);
+        cudaFuncAttributes fa;
+        if (cudaFuncGetAttributes(&fa, f) != cudaSuccess) {
+            cudaGetLastError();
+            return 0;
+        }
+        size_t room = (size_t)optin > fa.sharedSizeBytes ? (size_t)optin - fa.sharedSizeBytes : 0;
+        if (room < most)
+            most = room;
+    }
+    for (int i = 0; i < 2; i++) {
+        const void *f = cured_reduce_function(CURED_OP_SUM, binned[i], CURED_VARIANT_EXACT, 0);
+        if (cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most) !=
+            cudaSuccess) {
+            cudaGetLastError();
+            return 0;
+        }
+    }
+    return most;
+}
+
 extern "C" cured_status cured_reducer_create(void *d_workspace,
                                              size_t workspace_bytes,
                                              cured_reducer **out)
@@ -100,6 +142,7 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
         return CURED_ERROR_NOT_DEVICE_POINTER;
     }
     r->cluster_max = cluster_max(r->device);
+    r->bins_smem_max = lane_bins_smem_max(r->device);
     /* cluster_max > 0: sm_90 or later, which has programmatic launches too */
     r->dependent_launch = CURED_REDUCE_DEPENDENT_LAUNCH && r->cluster_max > 0;
     for (int op = 0; op < CURED_OP_COUNT; op++)
@@ -107,10 +150,14 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
             for (int v = 0; v < CURED_VARIANT_COUNT; v++) {
                 const void *f = cured_reduce_function((cured_op)op, (cured_dtype)d,
                                                       (cured_reduce_variant)v, 0);
+                size_t smem = cured_reduce_dynamic_smem((cured_op)op, (cured_dtype)d,
+                                                        (cured_reduce_variant)v, 0,
+                                                        CURED_REDUCE_BLOCK);
                 int blocks = 0;
                 if (f != NULL &&
                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                        &blocks, f, CURED_REDUCE_BLOCK, 0) != cudaSuccess) {
+                        &blocks, f, CURED_REDUCE_BLOCK,
+                        smem <= r->bins_smem_max ? smem : 0) != cudaSuccess) {
                     cudaGetLastError();
                     blocks = 1;
                 }
@@ -195,10 +242,11 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
     }
     /* the kernel without a main loop where one trip covers n: the same
      * bits, less code to fetch on a cold start */
-    const void *f = cured_reduce_function(op, dtype, s.variant,
-                                          cured_reduce_one_trip(dtype, n, s.grid, s.block));
+    int one_trip = cured_reduce_one_trip(dtype, n, s.grid, s.block);
+    const void *f = cured_reduce_function(op, dtype, s.variant, one_trip);
     if (f == NULL)
         return CURED_ERROR_UNSUPPORTED_OP;
+    size_t smem = cured_reduce_dynamic_smem(op, dtype, s.variant, one_trip, s.block);
     /* The pointer check, skipped for the pointers the last call passed. */
     if (n > 0 && d_in != r->checked_in) {
         if (!cured_is_device_pointer(d_in, r->device))
@@ -239,6 +287,7 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
     cudaLaunchConfig_t c = {};
     c.gridDim = dim3(s.grid);
     c.blockDim = dim3((unsigned)s.block);
+    c.dynamicSmemBytes = smem <= r->bins_smem_max ? smem : 0;
     c.stream = (cudaStream_t)stream;
     c.attrs = attrs;
     c.numAttrs = nattrs;

@@ -118,13 +118,16 @@ __device__ inline double pow2(int e)
  * - all in A and B: a compare and two predicated DADDs per element;
  * - else the slow path: an element above A raises the windows (warp-
  *   uniform, after sending what is held to sacc), and what then lies
- *   below B, a special, goes element by element to sacc / the flags.
+ *   below B goes element by element to the lane's bins (lane_bin_add; in
+ *   the one-trip kernels, or a launch without the bins' memory, to
+ *   sacc), a special to the flags.
  * Every FLUSH_TRIPS trips, a[j] and b[j] go into the 128-bit integer acc
  * in units of B's: b[j] / 2^uB + (a[j] / 2^uA) * 2^BINADES. */
 template <bool BF16>
 struct narrow_acc {
     static const int W = BF16 ? 8 : 4;           /* elements per vector */
     static const bool SACC_ELEMENTS = true; /* those outside both windows */
+    static const bool LANE_BINS = true;     /* main loops: those, to bins */
     static const int BINADES = BF16 ? 40 : 24;   /* per window */
     static const int FLUSH_TRIPS = 64 / W;       /* 64 adds per accumulator */
     static const int SHIFT = BF16 ? 16 : 0;      /* unit of a bf16 above f32's */
@@ -144,6 +147,7 @@ struct narrow_acc {
     int trips;
     unsigned special;
     sacc_ref sacc;
+    unsigned bin_adds;  /* elements in sacc.lane_bins (lane_bin_add) */
 
     /* The key of lane value x (|bits| of one element), replicated to both
      * halves for bf16. */
@@ -185,6 +189,7 @@ struct narrow_acc {
         trips = 0;
         special = 0;
         sacc = s;
+        bin_adds = 0;
     }
 
     /* acc's base in units of 2^EMIN (B's unit), -1 with no window yet. */
@@ -217,7 +222,7 @@ struct narrow_acc {
         if (wa) { /* else nothing is held yet: the first trip sets the windows */
             flush();
             u160 w = warp_sum(acc);
-            if ((threadIdx.x & 31u) == 0)
+            if (lane_first())
                 sacc_add_u160(sacc, w, base());
             acc = u128{0, 0, 0, 0};
         }
@@ -316,8 +321,27 @@ struct narrow_acc {
         else if (x < 0x7f800000u && e >= wa - BINADES && e < wa &&
                  (x >= 0x00800000u || wa - BINADES == 1))
             bj += d;
+        else if (x < 0x7f800000u && sacc.lane_bins != nullptr && lane_bins_given())
+            bin_adds = lane_bin_add(sacc, u, bin_adds);
         else
             sacc_add_elem(sacc, XACC_F32, u, &special);
+    }
+
+    /* Every lane's bins into sacc, bin by bin the warp's sum (32 values
+     * below 2^63: below 2^68) from lane 0. Every lane calls it. */
+    __device__ void send_bins()
+    {
+        bool used = bin_adds != 0;
+        if (sacc.lane_bins == nullptr || !__any_sync(FULL_WARP, used))
+            return;
+#pragma unroll 1
+        for (int i = 0; i < SACC_LANE_BINS; i++) {
+            long long v = used ? lane_bin(sacc.lane_bins, i) : 0;
+            unsigned s = (unsigned)(v >> 63);
+            u160 w = warp_sum(u128{(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s});
+            if (lane_first())
+                sacc_add_u160(sacc, w, SACC_BIN_BINADES * i);
+        }
     }
 
     /* The slow trip (warp-uniform): raise the windows if a finite element
@@ -372,11 +396,13 @@ struct narrow_acc {
         sacc_add_scalars(sacc, XACC_F32, ua, va, ub, vb, &special);
     }
 
-    /* Ends the thread's work: everything into acc, at base(). */
+    /* Ends the thread's work: everything into acc, at base(), and the
+     * lanes' bins into sacc. Every lane calls it. */
     __device__ void finish()
     {
         if (wa)
             flush();
+        send_bins();
     }
 
     /* The warp's sum, in units 2^(base() + EMIN), in every lane: each

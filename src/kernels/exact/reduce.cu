@@ -6,7 +6,7 @@
  *          (the kernels' bodies, device functions of the launch's
  *          arguments: tests/model runs them in the model), exact_sum_kernel,
  *          plain_sum_kernel, int_sum_kernel, minmax_kernel,
- *          cured_reduce_function
+ *          cured_reduce_function, cured_reduce_dynamic_smem
  *
  * Every kernel is one launch over the whole array, in layers: the load
  * layer (reduce_load.cuh) hands each thread its 16-byte vectors, the
@@ -75,8 +75,13 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
     /* 32-bit atomics into the shared digits where data can send elements
      * there in bulk, in the one-trip kernels; the main-loop kernels keep
      * the 64-bit ones, with which their loop compiles as it did
-     * (docs/exact.md, "Block") */
-    acc.init(sacc_ref{s.digits, ONE_TRIP && Acc::SACC_ELEMENTS});
+     * (docs/exact.md, "Block"), and send f32 and bf16 elements to each
+     * thread's bins (dynamic shared memory: cured_reduce_dynamic_smem)
+     * instead: a one-trip thread has too few elements to repay its bins'
+     * stores and loads (docs/exact.md, "The lane bins") */
+    extern __shared__ int64_t exact_lane_bins[];
+    acc.init(sacc_ref{s.digits, ONE_TRIP && Acc::SACC_ELEMENTS,
+                      Acc::LANE_BINS && !ONE_TRIP ? exact_lane_bins : nullptr});
     rl_visit_array<ELEM, Acc, ONE_TRIP>(a.in, a.n, acc);
     acc.finish();
     exact_block_sum<NDIG>(s, acc.warp_total(), acc.base(), acc.special);
@@ -455,6 +460,15 @@ static const void *minmax_function(cured_dtype dtype)
     case CURED_BF16: return (const void *)minmax_kernel<CURED_BF16, 2, ONE_TRIP>;
     default: return NULL;
     }
+}
+
+extern "C" size_t cured_reduce_dynamic_smem(cured_op op, cured_dtype dtype,
+                                            cured_reduce_variant variant, int one_trip,
+                                            int block)
+{
+    bool bins = op == CURED_OP_SUM && variant == CURED_VARIANT_EXACT && !one_trip &&
+                (dtype == CURED_F32 || dtype == CURED_BF16);
+    return bins && block > 0 ? (size_t)block * SACC_LANE_BINS * sizeof(int64_t) : 0;
 }
 
 extern "C" const void *cured_reduce_function(cured_op op, cured_dtype dtype,

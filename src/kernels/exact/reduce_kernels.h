@@ -66,7 +66,8 @@ typedef struct cured_reduce_kernel_args {
 /* The __global__ function for (op, dtype, variant), launched with one
  * argument (cured_reduce_kernel_args by value), a one-dimensional block of
  * 32 .. 1024 threads (a multiple of 32), any grid from 1 to
- * CURED_REDUCE_MAX_BLOCKS, no dynamic shared memory; on sm_90 and later
+ * CURED_REDUCE_MAX_BLOCKS, the dynamic shared memory that
+ * cured_reduce_dynamic_smem names; on sm_90 and later
  * optionally in clusters of up to CURED_REDUCE_CLUSTER_MAX blocks (the
  * grid a multiple of the cluster). one_trip != 0 asks for the kernel
  * without a main loop, which is correct only when
@@ -78,6 +79,14 @@ typedef struct cured_reduce_kernel_args {
  * an integer sum). */
 const void *cured_reduce_function(cured_op op, cured_dtype dtype,
                                   cured_reduce_variant variant, int one_trip);
+
+/* The dynamic shared memory (bytes) that cured_reduce_function(op, dtype,
+ * variant, one_trip) needs in a block of `block` threads: the lane bins of
+ * the exact f32 and bf16 sums' main-loop kernels (SACC_LANE_BINS int64 a
+ * thread: sacc.cuh), 0 for every other kernel. More than 48 KiB (from 512
+ * threads) needs cudaFuncAttributeMaxDynamicSharedMemorySize set first. */
+size_t cured_reduce_dynamic_smem(cured_op op, cured_dtype dtype,
+                                 cured_reduce_variant variant, int one_trip, int block);
 
 #ifdef __cplusplus
 }

@@ -101,10 +101,15 @@ __device__ void rl_visit_array(const void *in, unsigned long long n, Acc &acc)
         acc.trip(t);
         p += (size_t)RL_VECS * R32;
     }
-    unsigned long long k = r + (unsigned long long)trips * RL_VECS * R;
-    /* what is left: at most RL_VECS vectors per lane */
+    /* what is left: at most RL_VECS vectors per lane, from where the loop
+     * stopped (k = r + trips RL_VECS R, taken from p: with the start kept
+     * for it, the exact f32 and bf16 main loops spilled the start to local
+     * memory across the loop, and its reload (most likely from DRAM) came
+     * in every thread's tail; docs/results.md, "eighteenth round"); from
+     * r in the one-trip kernels, whose registers p's form raised */
+    unsigned long long k = ONE_TRIP ? r : (unsigned long long)(p - body);
     t.valid = 0;
-    t.p = body + k;
+    t.p = ONE_TRIP ? body + r : p;
 #pragma unroll
     for (int j = 0; j < RL_VECS; j++) {
         unsigned long long kj = k + j * R;

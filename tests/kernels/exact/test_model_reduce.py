@@ -156,11 +156,18 @@ def exact_digits(dtype, data):
     assert top in (0, -1), "the sum is past the digits"
     return digits + [top & 0xFFFFFFFFFFFFFFFF]
 WS_BYTES = 1024 + 4096 * 16  # cured_reduce_workspace_bytes()
+# The entries whose kernels keep lane bins: SACC_LANE_BINS int64 a thread
+# of dynamic shared memory (cured_reduce_dynamic_smem)
+LANE_BINS_ENTRIES = ("exact_f32", "exact_bf16")
+LANE_BINS_BYTES = 11 * 8
 STATE_BYTES = 1024
 
 # entry dtype kind n grid block [flags] [offset elements]; grid G, or GcC:
-# G blocks in thread-block clusters of C; flags "state": the state mode,
-# its digits checked against exact_digits
+# G blocks in thread-block clusters of C; block B, or B:nobins: the launch
+# gives the f32 and bf16 main loops' lane bins no dynamic shared memory
+# (LANE_BINS_ENTRIES: their elements then take the superaccumulator's
+# atomics, for the same sum); flags "state": the state mode, its digits
+# checked against exact_digits
 CASES = """
 exact_f32 f32 std 0 1 32
 exact_f32 f32 std 1 2 32
@@ -177,6 +184,9 @@ exact_f32 f32 spread60 50003 1 32 1
 exact_f32 f32 zeros 100003 7 256
 exact_f32 f32 wide 100003 7 256
 exact_f32 f32 wide 30011 1 32 0 1
+exact_f32 f32 wide 100003 7 256:nobins
+exact_f32 f32 wide 300007 2 1024
+exact_f32 f32 spread60 50003 1 32:nobins
 exact_f32 f32 cancel 100003 5 128
 exact_f32 f32 sub 50003 2 64
 exact_f32 f32 grow 50003 2 64
@@ -202,6 +212,8 @@ exact_bf16 bf16 spread48 50003 1 32
 exact_bf16 bf16 spread60 100003 3 64 0 7
 exact_bf16 bf16 zeros 100003 4 128 1
 exact_bf16 bf16 wide 100003 3 256
+exact_bf16 bf16 wide 100003 3 256:nobins
+exact_bf16 bf16 wide 300007 1 1024
 exact_bf16 bf16 cancel 100003 5 128 1
 exact_bf16 bf16 sub 50003 2 64
 exact_bf16 bf16 grow 50003 2 64
@@ -552,8 +564,11 @@ def launch(args, case, seed):
     out_t = "i64" if op != "sum" else ("f64" if to_f64 else ("i32" if dtype == "i32" else "f32"))
     out_n = 1 + NDIG[dtype] if state else 1
     grid, _, cluster = grid.partition("c")
+    block, _, nobins = block.partition(":")
+    bins = 0 if nobins or entry not in LANE_BINS_ENTRIES else int(block) * LANE_BINS_BYTES
     cmd = [args.cured, "model", "--ptx", args.ptx, "--entry", entry, "--grid", grid,
-           "--block", block] + (["--cluster", cluster] if cluster else []) + ["--arg", f"in=u8[]:file:{whole}", "--arg", f"out={'u64' if state else out_t}[{out_n}]:zeros",
+           "--block", block] + (["--cluster", cluster] if cluster else []) + (
+           ["--shared", str(bins)] if bins else []) + ["--arg", f"in=u8[]:file:{whole}", "--arg", f"out={'u64' if state else out_t}[{out_n}]:zeros",
            "--arg", f"u64:{n}", "--arg", f"ws=u8[{WS_BYTES}]:zeros", "--arg", f"u32:{flags}",
            "--arg", f"u32:{off * size}", "--out", f"out={out}", "--out", f"ws={ws}"]
     p = subprocess.run(cmd, capture_output=True, text=True)
