@@ -274,8 +274,8 @@ struct narrow_acc {
     /* bf16, every element in A's top PRESUM binades (biased binades
      * [T - 14, T), T = wa + BINADES <= PRESUM_TOP_MAX): a vector's eight
      * elements summed in f32 first, then one conversion and one DADD into
-     * a[j] instead of eight of each (conversions to f64 run at a quarter
-     * of the DADD rate). Exact: with t = T - 127, each element is below
+     * a[j] instead of eight of each (conversions to f64 issue at a
+     * quarter of the DADD rate, in NVIDIA's throughput table). Exact: with t = T - 127, each element is below
      * 2^t and, with 8 significant bits from binade t - 14 up, a multiple
      * of 2^(t - 21); so is every partial sum of at most eight, below
      * 2^(t + 3): 24 bits, exact in f32, and finite for T <= 252 (below
