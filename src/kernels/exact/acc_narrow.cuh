@@ -114,7 +114,8 @@ __device__ inline double pow2(int e)
  *
  * A trip is
  * - all in A (the common case: A's top binade is the largest element's):
- *   one conversion and one DADD per element;
+ *   one conversion and one DADD per element (bf16 in A's top PRESUM
+ *   binades: one of each per vector, add_a_presum);
  * - all in A and B: a compare and two predicated DADDs per element;
  * - else the slow path: an element above A raises the windows (warp-
  *   uniform, after sending what is held to sacc), and what then lies
@@ -136,6 +137,12 @@ struct narrow_acc {
     static const unsigned BIAS = BF16 ? 0x7fff7fffu : 0x7fffffffu;
     static const unsigned LANE_BIAS = BF16 ? 0x7fffu : 0x7fffffffu;
     static const unsigned KEY_INF = (BF16 ? 0x7f80u : 0x7f800000u) + LANE_BIAS;
+    /* bf16: A's top PRESUM binades, whose eight elements a vector sums
+     * exactly in f32 (add_a_presum); topA - PRESUM_KEYS is the smallest
+     * key there, in both halves */
+    static const int PRESUM = 14;
+    static const unsigned PRESUM_KEYS = ((PRESUM << EPOS) - 1) * 0x10001u;
+    static const int PRESUM_TOP_MAX = 252; /* A's top binade + 1, at most */
 
     double a[RL_VECS];  /* window A */
     double b[RL_VECS];  /* window B */
@@ -269,6 +276,29 @@ struct narrow_acc {
             }
     }
 
+    /* bf16, every element in A's top PRESUM binades (biased binades
+     * [T - 14, T), T = wa + BINADES <= PRESUM_TOP_MAX): a vector's eight
+     * elements summed in f32 first, then one conversion and one DADD into
+     * a[j] instead of eight of each (conversions to f64 issue at a
+     * quarter of the DADD rate, in NVIDIA's throughput table). Exact: with t = T - 127, each element is below
+     * 2^t and, with 8 significant bits from binade t - 14 up, a multiple
+     * of 2^(t - 21); so is every partial sum of at most eight, below
+     * 2^(t + 3): 24 bits, exact in f32, and finite for T <= 252 (below
+     * 2^128). a[j] holds the same exact sum as add_a would give it. */
+    __device__ void add_a_presum(const rl_trip &t)
+    {
+#pragma unroll
+        for (int j = 0; j < RL_VECS; j++) {
+            float s[4];
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                unsigned w = vec_word(t.v[j], c);
+                s[c] = __uint_as_float(w << 16) + __uint_as_float(w & 0xffff0000u);
+            }
+            a[j] += (double)((s[0] + s[1]) + (s[2] + s[3]));
+        }
+    }
+
     /* Every element into A or B by its exponent. The test shifts the sign
      * out (rather than masking it, as keys() does), so that the compiler
      * does not keep keys()'s masked words alive for it. */
@@ -375,12 +405,18 @@ struct narrow_acc {
 
     __device__ void trip(const rl_trip &t)
     {
-        /* invalid vectors are zeros already (rl_visit_array) */
-        unsigned mx = topA, mn = botA;
+        /* invalid vectors are zeros already (rl_visit_array); bf16's min
+         * starts at the PRESUM binades' bottom, above botA and botB, so
+         * that it answers that test as well as the windows' */
+        unsigned mx = topA, mn = BF16 ? topA - PRESUM_KEYS : botA;
         keys(t, mx, mn);
-        if (__all_sync(FULL_WARP, all_le(mx, topA) && all_ge(mn, botA)))
-            add_a(t);
-        else if (__all_sync(FULL_WARP, all_le(mx, topA) && all_ge(mn, botB)))
+        if (__all_sync(FULL_WARP, all_le(mx, topA) && all_ge(mn, botA))) {
+            if (BF16 && wa + BINADES <= PRESUM_TOP_MAX &&
+                __all_sync(FULL_WARP, all_ge(mn, topA - PRESUM_KEYS)))
+                add_a_presum(t);
+            else
+                add_a(t);
+        } else if (__all_sync(FULL_WARP, all_le(mx, topA) && all_ge(mn, botB)))
             add_split(t);
         else
             slow_trip(t, mx, mn);

@@ -101,6 +101,11 @@ Data kinds (f32 bits; bf16 takes their top half):
             argument, so a window one binade too wide, or a flush too late,
             rounds somewhere; and the exact sum is that one subnormal, so
             the rounding shows in the result
+  highB.W   f32 and bf16, as edgeW but in binade B and every eighth in
+            B - W + 1 (one odd last bit in each bf16 vector, so a sum of
+            the vector's eight needs W + 10 bits): for bf16's vector sums
+            in f32 (add_a_presum), exact up to W = 14 and finite up to B =
+            251
 f64 only, for the slices' bounds: one warp's grid, where each lane adds
 8192 elements between flushes, all of one sign: positive in lanes 0-15,
 the same values negative in lanes 16-31; n odd, the last element the
@@ -223,6 +228,10 @@ exact_bf16 bf16 edge40 100003 3 64
 exact_bf16 bf16 edge41 100003 3 64
 exact_bf16 bf16 edge80 100003 3 64
 exact_bf16 bf16 edge40 200003 1 32
+exact_bf16 bf16 high126.14 100003 3 64
+exact_bf16 bf16 high126.15 100003 3 64
+exact_bf16 bf16 high251.14 100003 3 64
+exact_bf16 bf16 high252.14 100003 3 64
 exact_f16 f16 std 100003 7 256
 exact_f16 f16 std 100003 3 64 0 3
 exact_f16 f16 special 100003 7 256
@@ -425,6 +434,10 @@ def narrow_element(kind, i, n, r, seed):
         # the last bit a bf16 keeps is bit 16: odd for both formats
         e = 127 - int(kind[4:]) if i % 4 == 3 else 126
         return f32_bits(0, e, r.getrandbits(23) | 1 << 16 | 1)
+    if kind.startswith("high"):
+        top, w = (int(x) for x in kind[4:].split("."))
+        e = top - w + 1 if i % 8 == 7 else top
+        return f32_bits(0, e, r.getrandbits(23) | 1 << 16 | 1)
     raise ValueError(kind)
 
 
@@ -496,7 +509,7 @@ def make_input(dtype, kind, count, seed):
     """count elements of a kind as little-endian bytes."""
     r = random.Random(seed)
     out = bytearray()
-    if kind.startswith("edge"):
+    if kind.startswith(("edge", "high")):
         return edge_input(dtype, kind, count, r, seed)
     for i in range(count):
         if dtype in ("f32", "bf16"):
