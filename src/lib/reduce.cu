@@ -15,6 +15,7 @@
  * synchronisation: capturable in a graph.
  */
 #include <cuda_runtime.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "cured.h"
@@ -74,11 +75,12 @@ static unsigned cluster_max(int device)
     return CURED_REDUCE_CLUSTER_MAX;
 }
 
-/* The most dynamic shared memory the kernels with lane bins (the exact f32
- * and bf16 sums' main loops) may take on `device`: their need at 1024
- * threads, or less where the device's per-block opt-in limit, less their
- * static shared memory, is lower; set as each kernel's limit. 0 when that
- * fails (no bins: the same sums by atomics). */
+/* The most dynamic shared memory the kernels with lane bins (those
+ * cured_reduce_dynamic_smem names: the exact f32 and bf16 sums' main
+ * loops) may take on `device`: their need at 1024 threads, or less where
+ * the device's per-block opt-in limit, less their static shared memory,
+ * is lower; set as each kernel's limit. 0 when that fails (no bins: the
+ * same sums by atomics). */
 static size_t lane_bins_smem_max(int device)
 {
     int optin = 0;
@@ -87,29 +89,41 @@ static size_t lane_bins_smem_max(int device)
         cudaGetLastError();
         return 0;
     }
-    static const cured_dtype binned[] = {CURED_F32, CURED_BF16};
-    size_t most = cured_reduce_dynamic_smem(CURED_OP_SUM, CURED_F32, CURED_VARIANT_EXACT, 0,
-                                            1024);
-    for (int i = 0; i < 2; i++) {
-        const void *f = cured_reduce_function(CURED_OP_SUM, binned[i], CURED_VARIANT_EXACT, 0);
+    const void *binned[CURED_DTYPE_COUNT];
+    int count = 0;
+    size_t most = SIZE_MAX;
+    for (int d = 0; d < CURED_DTYPE_COUNT; d++) {
+        size_t need = cured_reduce_dynamic_smem(CURED_OP_SUM, (cured_dtype)d,
+                                                CURED_VARIANT_EXACT, 0, 1024);
+        const void *f = cured_reduce_function(CURED_OP_SUM, (cured_dtype)d,
+                                              CURED_VARIANT_EXACT, 0);
         cudaFuncAttributes fa;
+        if (need == 0 || f == NULL)
+            continue;
         if (cudaFuncGetAttributes(&fa, f) != cudaSuccess) {
             cudaGetLastError();
             return 0;
         }
         size_t room = (size_t)optin > fa.sharedSizeBytes ? (size_t)optin - fa.sharedSizeBytes : 0;
-        if (room < most)
-            most = room;
+        most = need < most ? need : most;
+        most = room < most ? room : most;
+        binned[count++] = f;
     }
-    for (int i = 0; i < 2; i++) {
-        const void *f = cured_reduce_function(CURED_OP_SUM, binned[i], CURED_VARIANT_EXACT, 0);
-        if (cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most) !=
-            cudaSuccess) {
+    for (int i = 0; i < count; i++)
+        if (cudaFuncSetAttribute(binned[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)most) != cudaSuccess) {
             cudaGetLastError();
             return 0;
         }
-    }
-    return most;
+    return count > 0 ? most : 0;
+}
+
+/* The dynamic shared memory a launch gives a kernel that needs `need`
+ * bytes (cured_reduce_dynamic_smem): all of it, or none where that is
+ * more than the device allows it (its kernel then takes the atomics). */
+static size_t smem_given(const cured_reducer *r, size_t need)
+{
+    return need <= r->bins_smem_max ? need : 0;
 }
 
 extern "C" cured_status cured_reducer_create(void *d_workspace,
@@ -157,7 +171,7 @@ extern "C" cured_status cured_reducer_create(void *d_workspace,
                 if (f != NULL &&
                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                         &blocks, f, CURED_REDUCE_BLOCK,
-                        smem <= r->bins_smem_max ? smem : 0) != cudaSuccess) {
+                        smem_given(r, smem)) != cudaSuccess) {
                     cudaGetLastError();
                     blocks = 1;
                 }
@@ -287,7 +301,7 @@ static cured_status launch(cured_reducer *r, cured_op op, cured_dtype dtype,
     cudaLaunchConfig_t c = {};
     c.gridDim = dim3(s.grid);
     c.blockDim = dim3((unsigned)s.block);
-    c.dynamicSmemBytes = smem <= r->bins_smem_max ? smem : 0;
+    c.dynamicSmemBytes = smem_given(r, smem);
     c.stream = (cudaStream_t)stream;
     c.attrs = attrs;
     c.numAttrs = nattrs;
