@@ -340,18 +340,19 @@ struct narrow_acc {
         return m;
     }
 
-    /* One element (f32 bits u) where it belongs: A, B, sacc or the flags. */
-    __device__ void add_one(double &aj, double &bj, unsigned u)
+    /* One element (f32 bits u) where it belongs: A, B, the thread's bins
+     * (where `bins`: the launch gave them), sacc or the flags. Converted
+     * to f64 only on the ways that add it as one. */
+    __device__ void add_one(double &aj, double &bj, unsigned u, bool bins)
     {
         unsigned x = u & 0x7fffffffu;
         int e = max((int)(x >> 23), 1); /* subnormals: binade 1's unit */
-        double d = (double)__uint_as_float(u);
         if (x == 0 || (e >= wa && e < wa + BINADES))
-            aj += d;
+            aj += (double)__uint_as_float(u);
         else if (x < 0x7f800000u && e >= wa - BINADES && e < wa &&
                  (x >= 0x00800000u || wa - BINADES == 1))
-            bj += d;
-        else if (x < 0x7f800000u && sacc.lane_bins != nullptr && lane_bins_given())
+            bj += (double)__uint_as_float(u);
+        else if (x < 0x7f800000u && bins)
             bin_adds = lane_bin_add(sacc, u, bin_adds);
         else
             sacc_add_elem(sacc, XACC_F32, u, &special);
@@ -362,11 +363,11 @@ struct narrow_acc {
     __device__ void send_bins()
     {
         bool used = bin_adds != 0;
-        if (sacc.lane_bins == nullptr || !__any_sync(FULL_WARP, used))
+        if (!sacc.lane_bins || !__any_sync(FULL_WARP, used))
             return;
 #pragma unroll 1
         for (int i = 0; i < SACC_LANE_BINS; i++) {
-            long long v = used ? lane_bin(sacc.lane_bins, i) : 0;
+            long long v = used ? lane_bin(i) : 0;
             unsigned s = (unsigned)(v >> 63);
             u160 w = warp_sum(u128{(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s});
             if (lane_first())
@@ -393,12 +394,14 @@ struct narrow_acc {
         } else if (__all_sync(FULL_WARP, fits && all_ge(mn, botB))) {
             add_split(t);
         } else {
+            /* tested once here, not in each element's path */
+            bool bins = sacc.lane_bins && lane_bins_given();
 #pragma unroll
             for (int j = 0; j < RL_VECS; j++) {
                 uint4 v = t.reload(j);
 #pragma unroll 1
                 for (int c = 0; c < W; c++)
-                    add_one(a[j], b[j], narrow_bits<BF16>(v, c));
+                    add_one(a[j], b[j], narrow_bits<BF16>(v, c), bins);
             }
         }
     }
