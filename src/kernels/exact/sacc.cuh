@@ -5,9 +5,10 @@
  * elements outside both windows.
  *
  * defines: sacc_ref, sacc_lane_bins, SACC_BIN_BINADES, SACC_LANE_BINS,
- *          SACC_BIN_ADDS_MAX, lane_bin, lane_first, lane_bins_given,
- *          sacc_add64, sacc_add_digit, sacc_add_elem, sacc_add_scalars,
- *          sacc_add_u160, lane_bin_add
+ *          SACC_BIN_ADDS_MAX, SACC_BIN_VECTOR, lane_bin, lane_first,
+ *          lane_bins_given, sacc_add64, sacc_add_digit, sacc_add_elem,
+ *          sacc_add_scalars, sacc_add_u160, lane_bins_open, lane_bin_put,
+ *          lane_bins_close
  *
  * Rare for real data: the fast paths keep each thread's sum in registers
  * (sum_thread.cuh). The block layer reads the digits once, after its
@@ -40,7 +41,7 @@ struct sacc_ref {
 extern __shared__ int64_t sacc_lane_bins[];
 
 /* Bins a thread keeps in front of sacc for f32 and bf16 elements
- * (lane_bin_add): f32's 254 binades, 24 a bin. */
+ * (lane_bin_put): f32's 254 binades, 24 a bin. */
 #define SACC_BIN_BINADES 24
 #define SACC_LANE_BINS 11
 #define SACC_BIN_ADDS_MAX (1u << 16)
@@ -163,29 +164,47 @@ __device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
     }
 }
 
-/* A finite nonzero f32 element (bits u) into the thread's bins (lane_bin;
- * the caller has seen sacc.lane_bins and lane_bins_given), which hold n
- * elements (n = 0: zeroed first); returns how many they hold after it. Its magnitude m 2^p
- * (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is m 2^(p - 24 k) < 2^47
- * in bin k = p / 24's units, so SACC_BIN_ADDS_MAX adds stay below 2^63
- * and the int64 additions are exact; at that count the bins go to sacc
- * from this thread and are emptied. No atomics per element: each thread owns its bins,
- * where sacc's 64-bit shared atomics retried while a warp's lanes hit the
- * same digits. Inlined: out of line (__noinline__), the call's register
- * saves spilled into the f32 main loop. */
-__device__ __forceinline__ unsigned lane_bin_add(sacc_ref sacc, unsigned u, unsigned n)
+/* The thread's bins zeroed if they hold nothing yet (n, the elements
+ * added since they were last emptied, is 0): before a vector's
+ * lane_bin_put calls (the caller has seen sacc.lane_bins and
+ * lane_bins_given). */
+__device__ __forceinline__ void lane_bins_open(unsigned n)
+{
+    if (n == 0)
+        for (int i = 0; i < SACC_LANE_BINS; i++)
+            lane_bin(i) = 0;
+}
+
+/* A finite nonzero f32 element (bits u) into the thread's (open) bins. Its
+ * magnitude m 2^p (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is
+ * m 2^(p - 24 k) < 2^47 in bin k = p / 24's units; the int64 addition is
+ * exact while a bin holds at most SACC_BIN_ADDS_MAX such terms
+ * (lane_bins_close). No atomics: each thread owns its bins, where sacc's
+ * 64-bit shared atomics retried while a warp's lanes hit the same
+ * digits. */
+__device__ __forceinline__ void lane_bin_put(unsigned u)
 {
     unsigned x = u & 0x7fffffffu;
     int p = max((int)(x >> 23), 1) - 1;
     int k = p / SACC_BIN_BINADES;
     int64_t m = x >= 0x00800000u ? (int64_t)((x & 0x007fffffu) | 0x00800000u) : (int64_t)x;
     int64_t v = m << (p - SACC_BIN_BINADES * k);
-    if (n == 0)
-        for (int i = 0; i < SACC_LANE_BINS; i++)
-            lane_bin(i) = 0;
     lane_bin(k) += (u >> 31) ? -v : v;
-    if (++n < SACC_BIN_ADDS_MAX)
+}
+
+/* The most elements a vector puts between lane_bins_open and
+ * lane_bins_close: bf16's eight. */
+#define SACC_BIN_VECTOR 8
+
+/* After a vector, with n the elements (at most) the bins now hold: when
+ * the next vector could take them past SACC_BIN_ADDS_MAX (2^16 terms
+ * below 2^47: below 2^63), the bins go to sacc from this thread and are
+ * emptied (returns 0); else returns n. */
+__device__ __forceinline__ unsigned lane_bins_close(sacc_ref sacc, unsigned n)
+{
+    if (n <= SACC_BIN_ADDS_MAX - SACC_BIN_VECTOR)
         return n;
+#pragma unroll 1
     for (int i = 0; i < SACC_LANE_BINS; i++) {
         long long b = lane_bin(i);
         unsigned s = (unsigned)(b >> 63);
