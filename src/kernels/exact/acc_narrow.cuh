@@ -392,10 +392,12 @@ struct narrow_acc {
 #pragma unroll 1
         for (int i = 0; i < SACC_LANE_BINS; i++) {
             long long v = used ? lane_bin(i) : 0;
+            if (!__any_sync(FULL_WARP, v != 0))
+                continue; /* a bin no lane used */
             unsigned s = (unsigned)(v >> 63);
             u160 w = warp_sum(u128{(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s});
             if (lane_first())
-                sacc_add_u160(sacc, w, SACC_BIN_BINADES * i);
+                sacc_add_u160_once(sacc, w, SACC_BIN_BINADES * i);
         }
     }
 

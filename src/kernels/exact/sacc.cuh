@@ -164,6 +164,22 @@ __device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
     }
 }
 
+/* sacc_add_u160 with a's magnitude words found once rather than once a
+ * piece: for the sends after a main loop (acc_narrow.cuh's send_bins);
+ * inside the loops it changed how ptxas allocated the loops' registers. */
+__device__ inline void sacc_add_u160_once(sacc_ref sacc, const u160 &a, int pos)
+{
+    if (u160_is_zero(a))
+        return;
+    unsigned v[6];
+    bool neg = u160_magnitude_words(a, pos, v);
+#pragma unroll
+    for (int j = 0; j < 6; j++)
+        if (v[j] != 0)
+            sacc_add_digit(sacc, (pos >> 5) + j,
+                           neg ? (uint64_t)-(int64_t)v[j] : (uint64_t)v[j]);
+}
+
 /* The thread's bins zeroed if they hold nothing yet (n, the elements
  * added since they were last emptied, is 0): before a vector's
  * lane_bin_put calls (the caller has seen sacc.lane_bins and
