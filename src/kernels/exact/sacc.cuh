@@ -203,9 +203,12 @@ __device__ __forceinline__ void lane_bin_put(unsigned u)
     unsigned x = u & 0x7fffffffu;
     int p = max((int)(x >> 23), 1) - 1;
     int k = p / SACC_BIN_BINADES;
-    int64_t m = x >= 0x00800000u ? (int64_t)((x & 0x007fffffu) | 0x00800000u) : (int64_t)x;
-    int64_t v = m << (p - SACC_BIN_BINADES * k);
-    lane_bin(k) += (u >> 31) ? -v : v;
+    /* m: x less p in the exponent field, which leaves 2^23 + the fraction
+     * (a normal number, field p + 1) or the fraction (a subnormal, p = 0);
+     * signed before it is widened and shifted */
+    int m = (int)(x - ((unsigned)p << 23));
+    int64_t sm = (u >> 31) ? -m : m;
+    lane_bin(k) += (int64_t)((uint64_t)sm << (p - SACC_BIN_BINADES * k));
 }
 
 /* The most elements a vector puts between lane_bins_open and
