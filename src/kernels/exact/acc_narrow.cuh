@@ -369,11 +369,13 @@ struct narrow_acc {
     __device__ void bin_vector(const uint4 &v)
     {
         lane_bins_open(bin_adds);
+        unsigned stride;
+        int64_t *row = lane_bins_row(&stride);
 #pragma unroll
         for (int c = 0; c < W; c++) {
             unsigned u = narrow_bits<BF16>(v, c), x = u & 0x7fffffffu;
             if (x - 1u < 0x7f7fffffu)
-                lane_bin_put(u);
+                lane_bin_put(u, row, stride);
             else if (x > 0x7f800000u)
                 special |= XACC_NAN;
             else if (x == 0x7f800000u)

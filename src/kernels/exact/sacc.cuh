@@ -61,6 +61,18 @@ __device__ __forceinline__ int64_t &lane_bin(int i)
     return sacc_lane_bins[i * nt + t];
 }
 
+/* The calling thread's bin 0 (lane_bin(0)), and in *stride the distance
+ * to its next bin (blockDim.x): %tid.x and %ntid.x read once for a
+ * vector's lane_bin_put calls. */
+__device__ __forceinline__ int64_t *lane_bins_row(unsigned *stride)
+{
+    unsigned t, nt;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+    asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nt));
+    *stride = nt;
+    return &sacc_lane_bins[t];
+}
+
 /* Whether the calling thread is its warp's lane 0, read (%laneid) where it
  * is used, so that no register holds it through a main loop. */
 __device__ __forceinline__ bool lane_first()
@@ -191,14 +203,15 @@ __device__ __forceinline__ void lane_bins_open(unsigned n)
             lane_bin(i) = 0;
 }
 
-/* A finite nonzero f32 element (bits u) into the thread's (open) bins. Its
+/* A finite nonzero f32 element (bits u) into the thread's (open) bins
+ * (row, stride: lane_bins_row). Its
  * magnitude m 2^p (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is
  * m 2^(p - 24 k) < 2^47 in bin k = p / 24's units; the int64 addition is
  * exact while a bin holds at most SACC_BIN_ADDS_MAX such terms
  * (lane_bins_close). No atomics: each thread owns its bins, where sacc's
  * 64-bit shared atomics retried while a warp's lanes hit the same
  * digits. */
-__device__ __forceinline__ void lane_bin_put(unsigned u)
+__device__ __forceinline__ void lane_bin_put(unsigned u, int64_t *row, unsigned stride)
 {
     unsigned x = u & 0x7fffffffu;
     int p = max((int)(x >> 23), 1) - 1;
@@ -208,7 +221,7 @@ __device__ __forceinline__ void lane_bin_put(unsigned u)
      * signed before it is widened and shifted */
     int m = (int)(x - ((unsigned)p << 23));
     int64_t sm = (u >> 31) ? -m : m;
-    lane_bin(k) += (int64_t)((uint64_t)sm << (p - SACC_BIN_BINADES * k));
+    row[k * stride] += (int64_t)((uint64_t)sm << (p - SACC_BIN_BINADES * k));
 }
 
 /* The most elements a vector puts between lane_bins_open and
