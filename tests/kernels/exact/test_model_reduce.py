@@ -43,6 +43,8 @@ Data kinds (f32 bits; bf16 takes their top half):
   grow      exponents rising along the array: many rebases, then inf
             (f64: up to binade 2046, no inf)
   special   an infinity among normal numbers
+  nan       f32 and bf16: a quiet NaN with a payload (f32 0x7fc00001; bf16
+            keeps 0x7fc0) at element n / 3 among normal numbers
   infsK     +inf at element 0, -inf at element K, normal numbers else: with
             K in the last block's share (the first trip's vector R - 1 of
             R threads: element 4 (R - 1) for f32, 2 (R - 1) for f64), NaN
@@ -204,6 +206,7 @@ exact_f32 f32 sub 50003 2 64
 exact_f32 f32 grow 50003 2 64
 exact_f32 f32 special 50003 5 128
 exact_f32 f32 infs2556 50003 5 128
+exact_f32 f32 nan 50003 5 128
 exact_f32 f32 pos1 262147 1 32
 exact_f32 f32 byblock64.32.1 20000 2 32 1
 exact_f32 f32 std 65536 7 256
@@ -231,6 +234,7 @@ exact_bf16 bf16 cancel 100003 5 128 1
 exact_bf16 bf16 sub 50003 2 64
 exact_bf16 bf16 grow 50003 2 64
 exact_bf16 bf16 special 50003 3 64
+exact_bf16 bf16 nan 50003 3 64
 exact_bf16 bf16 pos1 262147 1 32
 exact_bf16 bf16 edge40 100003 3 64
 exact_bf16 bf16 edge41 100003 3 64
@@ -417,6 +421,10 @@ def narrow_element(kind, i, n, r, seed):
         return f32_bits(r.getrandbits(1), r.choice([0, 0, 1, 2, 30]), r.getrandbits(23))
     if kind == "grow":
         return f32_bits(0, min(254, 10 + (i * 240) // max(n, 1)), r.getrandbits(23))
+    if kind == "nan":
+        if i == n // 3:
+            return 0x7FC00001
+        return f32_bits(r.getrandbits(1), 100 + r.randrange(20), r.getrandbits(23))
     if kind == "special" or kind.startswith("infs"):
         inf = infinity_at(kind, i, n)
         if inf:
