@@ -7,7 +7,8 @@
  *                                small GPU would pick; 12 of them in
  *                                thread-block clusters of 2..16 blocks), d_in misaligned by
  *                                1..7 elements, n around the largest one
- *                                trip of a grid covers, poisoned outputs, 1000
+ *                                trip of a grid covers, one warp's lane bins
+ *                                filled past 2^16 terms, poisoned outputs, 1000
  *                                repeated calls, bad input -> a status and
  *                                nothing written
  *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
@@ -266,6 +267,35 @@ static void one_trip_edge(void)
         }
     }
     printf("one-trip edge: done (%d failures so far)\n", failures);
+}
+
+/* The lane bins' send at 2^16 terms (sacc.cuh's lane_bins_close), which no
+ * default shape reaches: one warp (grid 1, block 32) over 2^22 + 3 f32 or
+ * bf16 elements, +-2^103 first (they cancel; the warp's windows rise to
+ * them), then the largest term of bin 0 (f32 bits 0x0c7fffff, nearly 2^47
+ * of its units; bf16 its top half) again and again: 2^17 a lane, past
+ * 2^63 in one bin unless the bins are sent on in time. */
+static void bins_full(void)
+{
+    static const cured_reduce_shape one_warp = {32, 1, CURED_VARIANT_EXACT, 1};
+    static const cured_dtype types[] = {CURED_F32, CURED_BF16};
+    const uint64_t n = ((uint64_t)1 << 22) + 3;
+    for (int t = 0; t < 2; t++) {
+        cured_dtype d = types[t];
+        data x = make_data(d, UNIFORM, n, 0, 8000 + t);
+        for (uint64_t i = 0; i < n; i++) {
+            uint32_t b = i < 2 ? 0x73000000u | (uint32_t)i << 31 : 0x0c7fffffu;
+            if (d == CURED_BF16)
+                ((uint16_t *)x.host)[i] = (uint16_t)(b >> 16);
+            else
+                ((uint32_t *)x.host)[i] = b;
+        }
+        CHECK_CUDA(cudaMemcpy(x.dev, x.host, n * cured_dtype_size(d), cudaMemcpyHostToDevice));
+        uint64_t want = cpu_result(&x, CURED_OP_SUM, 0);
+        run_one(&x, CURED_OP_SUM, 0, &one_warp, &want, "bins full");
+        free_data(&x);
+    }
+    printf("bins full: done (%d failures so far)\n", failures);
 }
 
 /* 1000 calls back to back, each result kept, all equal to the CPU's. */
@@ -672,6 +702,7 @@ int main(int argc, char **argv)
         bad_input();
         misaligned();
         one_trip_edge();
+        bins_full();
         repeated();
         sweep();
     }

@@ -23,7 +23,7 @@ struct half_acc {
     static const int FLUSH_TRIPS = 512;
     /* only the misaligned head and tail reach sacc, not elements in bulk */
     static const bool SACC_ELEMENTS = false;
-    static const bool LANE_BINS = false; /* sacc.cuh's lane_bin_add */
+    static const bool LANE_BINS = false; /* lane bins: acc_narrow.cuh */
 
     double f[RL_VECS];
     u128 acc; /* units 2^-24: q = 0 */

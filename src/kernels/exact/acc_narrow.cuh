@@ -118,10 +118,11 @@ __device__ inline double pow2(int e)
  *   binades: one of each per vector, add_a_presum);
  * - all in A and B: a compare and two predicated DADDs per element;
  * - else the slow path: an element above A raises the windows (warp-
- *   uniform, after sending what is held to sacc), and what then lies
- *   below B goes element by element to the lane's bins (lane_bin_add; in
- *   the one-trip kernels, or a launch without the bins' memory, to
- *   sacc), a special to the flags.
+ *   uniform, after sending what is held to sacc); if the trip then fits
+ *   A, or A and B, as above; else every finite element goes to the
+ *   lane's bins (bin_vector), a special to the flags (in the
+ *   one-trip kernels, or a launch without the bins' memory, element by
+ *   element to A, B or sacc: add_one).
  * Every FLUSH_TRIPS trips, a[j] and b[j] go into the 128-bit integer acc
  * in units of B's: b[j] / 2^uB + (a[j] / 2^uA) * 2^BINADES. */
 template <bool BF16>
@@ -130,6 +131,10 @@ struct narrow_acc {
     static const bool SACC_ELEMENTS = true; /* those outside both windows */
     static const bool LANE_BINS = true;     /* main loops: those, to bins */
     static const int BINADES = BF16 ? 40 : 24;   /* per window */
+    /* the slow trip's vectors into the bins: unrolled for bf16, one by
+     * one for f32, the ways both kernels' fast loops kept their code
+     * (either way, the other kernel's changed) */
+    static const int BIN_UNROLL = BF16 ? RL_VECS : 1;
     static const int FLUSH_TRIPS = 64 / W;       /* 64 adds per accumulator */
     static const int SHIFT = BF16 ? 16 : 0;      /* unit of a bf16 above f32's */
     static const int EPOS = BF16 ? 7 : 23;       /* exponent field in a key lane */
@@ -154,7 +159,7 @@ struct narrow_acc {
     int trips;
     unsigned special;
     sacc_ref sacc;
-    unsigned bin_adds;  /* elements in sacc.lane_bins (lane_bin_add) */
+    unsigned bin_adds;  /* elements in the thread's bins (bin_vector) */
 
     /* The key of lane value x (|bits| of one element), replicated to both
      * halves for bf16. */
@@ -340,21 +345,43 @@ struct narrow_acc {
         return m;
     }
 
-    /* One element (f32 bits u) where it belongs: A, B, sacc or the flags. */
+    /* One element (f32 bits u) where it belongs: A, B, sacc or the flags
+     * (a launch without the bins: bin_vector's way otherwise). Converted to
+     * f64 only on the ways that add it as one. */
     __device__ void add_one(double &aj, double &bj, unsigned u)
     {
         unsigned x = u & 0x7fffffffu;
         int e = max((int)(x >> 23), 1); /* subnormals: binade 1's unit */
-        double d = (double)__uint_as_float(u);
         if (x == 0 || (e >= wa && e < wa + BINADES))
-            aj += d;
+            aj += (double)__uint_as_float(u);
         else if (x < 0x7f800000u && e >= wa - BINADES && e < wa &&
                  (x >= 0x00800000u || wa - BINADES == 1))
-            bj += d;
-        else if (x < 0x7f800000u && sacc.lane_bins != nullptr && lane_bins_given())
-            bin_adds = lane_bin_add(sacc, u, bin_adds);
+            bj += (double)__uint_as_float(u);
         else
             sacc_add_elem(sacc, XACC_F32, u, &special);
+    }
+
+    /* A vector's elements (v) into the thread's bins where finite and
+     * nonzero, its specials to the flags: the slow trip's one way for
+     * every lane where the launch gave the bins. The elements unrolled
+     * (no element picked from v at run time), the bins opened and their
+     * count checked once a vector. */
+    __device__ void bin_vector(const uint4 &v)
+    {
+        lane_bins_open(bin_adds);
+        unsigned stride;
+        int64_t *row = lane_bins_row(&stride);
+#pragma unroll
+        for (int c = 0; c < W; c++) {
+            unsigned u = narrow_bits<BF16>(v, c), x = u & 0x7fffffffu;
+            if (x - 1u < 0x7f7fffffu)
+                lane_bin_put(u, row, stride);
+            else if (x > 0x7f800000u)
+                special |= XACC_NAN;
+            else if (x == 0x7f800000u)
+                special |= (u >> 31) ? XACC_NINF : XACC_PINF;
+        }
+        bin_adds = lane_bins_close(sacc, bin_adds + W);
     }
 
     /* Every lane's bins into sacc, bin by bin the warp's sum (32 values
@@ -362,15 +389,17 @@ struct narrow_acc {
     __device__ void send_bins()
     {
         bool used = bin_adds != 0;
-        if (sacc.lane_bins == nullptr || !__any_sync(FULL_WARP, used))
+        if (!sacc.lane_bins || !__any_sync(FULL_WARP, used))
             return;
 #pragma unroll 1
         for (int i = 0; i < SACC_LANE_BINS; i++) {
-            long long v = used ? lane_bin(sacc.lane_bins, i) : 0;
+            long long v = used ? lane_bin(i) : 0;
+            if (!__any_sync(FULL_WARP, v != 0))
+                continue; /* a bin no lane used */
             unsigned s = (unsigned)(v >> 63);
             u160 w = warp_sum(u128{(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s});
             if (lane_first())
-                sacc_add_u160(sacc, w, SACC_BIN_BINADES * i);
+                sacc_add_u160_once(sacc, w, SACC_BIN_BINADES * i);
         }
     }
 
@@ -392,6 +421,13 @@ struct narrow_acc {
             add_a(t);
         } else if (__all_sync(FULL_WARP, fits && all_ge(mn, botB))) {
             add_split(t);
+        } else if (sacc.lane_bins && lane_bins_given()) {
+            /* every element to the thread's bins, A's and B's too (as
+             * exact there): one way for all lanes, where add_one's three
+             * ran one after another for a warp whose lanes mix them */
+#pragma unroll(BIN_UNROLL)
+            for (int j = 0; j < RL_VECS; j++)
+                bin_vector(t.reload(j));
         } else {
 #pragma unroll
             for (int j = 0; j < RL_VECS; j++) {

@@ -4,10 +4,11 @@
  * moves), and the bins a thread keeps in front of it for f32 and bf16
  * elements outside both windows.
  *
- * defines: sacc_ref, SACC_BIN_BINADES, SACC_LANE_BINS, SACC_BIN_ADDS_MAX,
- *          lane_bin, lane_first, lane_bins_given, sacc_add64,
- *          sacc_add_digit, sacc_add_elem, sacc_add_scalars, sacc_add_u160,
- *          lane_bin_add
+ * defines: sacc_ref, sacc_lane_bins, SACC_BIN_BINADES, SACC_LANE_BINS,
+ *          SACC_BIN_ADDS_MAX, SACC_BIN_VECTOR, lane_bin, lane_first,
+ *          lane_bins_given, sacc_add64, sacc_add_digit, sacc_add_elem,
+ *          sacc_add_scalars, sacc_add_u160, lane_bins_open, lane_bin_put,
+ *          lane_bins_close
  *
  * Rare for real data: the fast paths keep each thread's sum in registers
  * (sum_thread.cuh). The block layer reads the digits once, after its
@@ -28,30 +29,48 @@
 struct sacc_ref {
     int64_t *digits;
     bool split;
-    int64_t *lane_bins; /* the block's bins, SACC_LANE_BINS a thread (shared
-                         * memory: lane_bin), for an accumulator that keeps
-                         * them (acc_narrow.cuh); NULL: none */
+    bool lane_bins; /* the accumulator keeps its bins (acc_narrow.cuh's
+                     * main loops) in sacc_lane_bins: lane_bin */
 };
 
+/* The block's lane bins: its dynamic shared memory (what the launch gives:
+ * cured_reduce_dynamic_smem), SACC_LANE_BINS int64 a thread. Named, not
+ * passed: through a pointer in sacc_ref, every element's path tested the
+ * pointer against NULL, which read the shared window's generic address
+ * from a special register (SR_SWINHI) each time. */
+extern __shared__ int64_t sacc_lane_bins[];
+
 /* Bins a thread keeps in front of sacc for f32 and bf16 elements
- * (lane_bin_add): f32's 254 binades, 24 a bin. */
+ * (lane_bin_put): f32's 254 binades, 24 a bin. */
 #define SACC_BIN_BINADES 24
 #define SACC_LANE_BINS 11
 #define SACC_BIN_ADDS_MAX (1u << 16)
 
-/* Bin i of the calling thread in the block's bins (shared memory, bin i of
+/* Bin i of the calling thread in sacc_lane_bins (bin i of
  * thread t at i * blockDim.x + t: a warp's 64-bit accesses meet no bank
  * conflict whichever bins its lanes pick). %tid.x and %ntid.x are read
  * here, by volatile reads the compiler cannot hoist: a bins address held
  * across the main loop took a register there and pushed the loop's start
  * pointer to local memory, whose reload after the loop cost the standard
  * data 5 % at 2^24 (docs/exact.md, "The lane bins"). */
-__device__ __forceinline__ int64_t &lane_bin(int64_t *bins, int i)
+__device__ __forceinline__ int64_t &lane_bin(int i)
 {
     unsigned t, nt;
     asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
     asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nt));
-    return bins[i * nt + t];
+    return sacc_lane_bins[i * nt + t];
+}
+
+/* The calling thread's bin 0 (lane_bin(0)), and in *stride the distance
+ * to its next bin (blockDim.x): %tid.x and %ntid.x read once for a
+ * vector's lane_bin_put calls. */
+__device__ __forceinline__ int64_t *lane_bins_row(unsigned *stride)
+{
+    unsigned t, nt;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+    asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nt));
+    *stride = nt;
+    return &sacc_lane_bins[t];
 }
 
 /* Whether the calling thread is its warp's lane 0, read (%laneid) where it
@@ -157,32 +176,69 @@ __device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
     }
 }
 
-/* A finite nonzero f32 element (bits u) into the thread's bins
- * (sacc.lane_bins: lane_bin), which hold n elements (n = 0: zeroed
- * first); returns how many they hold after it. Its magnitude m 2^p
- * (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is m 2^(p - 24 k) < 2^47
- * in bin k = p / 24's units, so SACC_BIN_ADDS_MAX adds stay below 2^63
- * and the int64 additions are exact; at that count the bins go to sacc
- * from this thread and are emptied. No atomics per element: each thread owns its bins,
- * where sacc's 64-bit shared atomics retried while a warp's lanes hit the
- * same digits. Inlined: out of line (__noinline__), the call's register
- * saves spilled into the f32 main loop. */
-__device__ __forceinline__ unsigned lane_bin_add(sacc_ref sacc, unsigned u, unsigned n)
+/* sacc_add_u160 with a's magnitude words found once rather than once a
+ * piece: for the sends after a main loop (acc_narrow.cuh's send_bins);
+ * inside the loops it changed how ptxas allocated the loops' registers. */
+__device__ inline void sacc_add_u160_once(sacc_ref sacc, const u160 &a, int pos)
 {
-    int64_t *bins = sacc.lane_bins;
+    if (u160_is_zero(a))
+        return;
+    unsigned v[6];
+    bool neg = u160_magnitude_words(a, pos, v);
+#pragma unroll
+    for (int j = 0; j < 6; j++)
+        if (v[j] != 0)
+            sacc_add_digit(sacc, (pos >> 5) + j,
+                           neg ? (uint64_t)-(int64_t)v[j] : (uint64_t)v[j]);
+}
+
+/* The thread's bins zeroed if they hold nothing yet (n, the elements
+ * added since they were last emptied, is 0): before a vector's
+ * lane_bin_put calls (the caller has seen sacc.lane_bins and
+ * lane_bins_given). */
+__device__ __forceinline__ void lane_bins_open(unsigned n)
+{
+    if (n == 0)
+        for (int i = 0; i < SACC_LANE_BINS; i++)
+            lane_bin(i) = 0;
+}
+
+/* A finite nonzero f32 element (bits u) into the thread's (open) bins
+ * (row, stride: lane_bins_row). Its
+ * magnitude m 2^p (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is
+ * m 2^(p - 24 k) < 2^47 in bin k = p / 24's units; the int64 addition is
+ * exact while a bin holds at most SACC_BIN_ADDS_MAX such terms
+ * (lane_bins_close). No atomics: each thread owns its bins, where sacc's
+ * 64-bit shared atomics retried while a warp's lanes hit the same
+ * digits. */
+__device__ __forceinline__ void lane_bin_put(unsigned u, int64_t *row, unsigned stride)
+{
     unsigned x = u & 0x7fffffffu;
     int p = max((int)(x >> 23), 1) - 1;
     int k = p / SACC_BIN_BINADES;
-    int64_t m = x >= 0x00800000u ? (int64_t)((x & 0x007fffffu) | 0x00800000u) : (int64_t)x;
-    int64_t v = m << (p - SACC_BIN_BINADES * k);
-    if (n == 0)
-        for (int i = 0; i < SACC_LANE_BINS; i++)
-            lane_bin(bins, i) = 0;
-    lane_bin(bins, k) += (u >> 31) ? -v : v;
-    if (++n < SACC_BIN_ADDS_MAX)
+    /* m: x less p in the exponent field, which leaves 2^23 + the fraction
+     * (a normal number, field p + 1) or the fraction (a subnormal, p = 0);
+     * signed before it is widened and shifted */
+    int m = (int)(x - ((unsigned)p << 23));
+    int64_t sm = (u >> 31) ? -m : m;
+    row[k * stride] += (int64_t)((uint64_t)sm << (p - SACC_BIN_BINADES * k));
+}
+
+/* The most elements a vector puts between lane_bins_open and
+ * lane_bins_close: bf16's eight. */
+#define SACC_BIN_VECTOR 8
+
+/* After a vector, with n the elements (at most) the bins now hold: when
+ * the next vector could take them past SACC_BIN_ADDS_MAX (2^16 terms
+ * below 2^47: below 2^63), the bins go to sacc from this thread and are
+ * emptied (returns 0); else returns n. */
+__device__ __forceinline__ unsigned lane_bins_close(sacc_ref sacc, unsigned n)
+{
+    if (n <= SACC_BIN_ADDS_MAX - SACC_BIN_VECTOR)
         return n;
+#pragma unroll 1
     for (int i = 0; i < SACC_LANE_BINS; i++) {
-        long long b = lane_bin(bins, i);
+        long long b = lane_bin(i);
         unsigned s = (unsigned)(b >> 63);
         sacc_add_u160(sacc, u160{(unsigned)b, (unsigned)((unsigned long long)b >> 32), s, s, s},
                       SACC_BIN_BINADES * i);

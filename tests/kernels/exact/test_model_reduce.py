@@ -103,6 +103,12 @@ Data kinds (f32 bits; bf16 takes their top half):
             argument, so a window one binade too wide, or a flush too late,
             rounds somewhere; and the exact sum is that one subnormal, so
             the rounding shows in the result
+  binfull   f32 and bf16: +-2^103 first (they cancel; the warp's windows
+            rise to them), then bin 0's largest f32 (2^-102 less an ulp,
+            2^47 - 2^23 of the bin's units; bf16 keeps its top 8 bits)
+            again and again: 70000 a lane in one warp take a bin past
+            2^63 unless the lane's bins are sent on by 2^16 terms
+            (lane_bins_close; for f32, 2^16 + 4 already overflow)
   highB.W   f32 and bf16, as edgeW but in binade B and every eighth in
             B - W + 1 (one odd last bit in each bf16 vector, so a sum of
             the vector's eight needs W + 10 bits): for bf16's vector sums
@@ -193,6 +199,7 @@ exact_f32 f32 wide 100003 7 256
 exact_f32 f32 wide 30011 1 32 0 1
 exact_f32 f32 wide 100003 7 256:nobins
 exact_f32 f32 wide 300007 2 1024
+exact_f32 f32 binfull 2240003 1 32
 exact_f32 f32 spread60 50003 1 32:nobins
 exact_f32 f32 cancel 100003 5 128
 exact_f32 f32 sub 50003 2 64
@@ -222,6 +229,7 @@ exact_bf16 bf16 zeros 100003 4 128 1
 exact_bf16 bf16 wide 100003 3 256
 exact_bf16 bf16 wide 100003 3 256:nobins
 exact_bf16 bf16 wide 300007 1 1024
+exact_bf16 bf16 binfull 2240003 1 32
 exact_bf16 bf16 cancel 100003 5 128 1
 exact_bf16 bf16 sub 50003 2 64
 exact_bf16 bf16 grow 50003 2 64
@@ -425,6 +433,10 @@ def narrow_element(kind, i, n, r, seed):
     if kind.startswith("byblock"):
         e = 97 if byblock_odd(kind, i, 4) else 127
         return f32_bits(r.getrandbits(1), e + r.randrange(3), r.getrandbits(23))
+    if kind == "binfull":
+        if i < 2:
+            return f32_bits(i, 230, 0)
+        return f32_bits(0, 24, 0x7FFFFF)
     if kind == "pos1":
         return f32_bits(0, 150, r.getrandbits(23))
     if kind == "max":
