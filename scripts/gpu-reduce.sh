@@ -16,7 +16,8 @@
 #    per path: exact sums of f16, bf16, f32, f64 (one block, 7 blocks, and
 #    clusters of 16 and 8 blocks; d_in misaligned; one block of one trip,
 #    the short ways through doubles and, f64, a double-double), an integer
-#    sum, min, argmax; memcheck and synccheck on test_gpu_reduce_stream.
+#    sum, min, argmax; one warp's lane bins sent before the end (f32 and
+#    bf16, --bins-full); memcheck and synccheck on test_gpu_reduce_stream.
 # 3. test_gpu_reduce --price: exact against plain (not exact) sums of the
 #    same kernel shape, f32, bf16, f64, f16, 2^10 .. 2^30, back-to-back
 #    calls, on the standard fill, on 24- and 48-binade spreads and on
@@ -84,6 +85,13 @@ else
       rc=$?
       report "$r" "$tool" "$log" $rc
     done
+  done
+  # the lane bins' send before the end (one warp, 2^21 + 2^19 + 3
+  # elements: 81920 a lane, one send at 2^16), f32 and bf16
+  for tool in memcheck racecheck synccheck initcheck; do
+    log="$out/san.bins-full.$tool.log"
+    "$sanitizer" --tool "$tool" --error-exitcode 1 "$bin" --bins-full 2621443 > "$log" 2>&1
+    report bins-full "$tool" "$log" $?
   done
   for tool in memcheck synccheck; do
     log="$out/san.stream.$tool.log"

@@ -12,6 +12,11 @@
  *                                repeated calls, bad input -> a status and
  *                                nothing written
  *   test_gpu_reduce --large      n = 2^28 (every float kind) and 2^32 + 5 (f16)
+ *   test_gpu_reduce --bins-full N
+ *                                only the lane bins' send (one warp, N f32
+ *                                and bf16 elements; N >= 2^21 sends a
+ *                                lane's bins before the end), for
+ *                                compute-sanitizer
  *   test_gpu_reduce [--kind KIND] [--repeat R] --one OP DTYPE N OFFSET [GRID BLOCK [CLUSTER]]
  *                                one call (or R, each checked), for
  *                                compute-sanitizer and ncu: floats on the
@@ -270,16 +275,16 @@ static void one_trip_edge(void)
 }
 
 /* The lane bins' send at 2^16 terms (sacc.cuh's lane_bins_close), which no
- * default shape reaches: one warp (grid 1, block 32) over 2^22 + 3 f32 or
+ * default shape reaches: one warp (grid 1, block 32) over n >= 2 f32 or
  * bf16 elements, +-2^103 first (they cancel; the warp's windows rise to
  * them), then the largest term of bin 0 (f32 bits 0x0c7fffff, nearly 2^47
- * of its units; bf16 its top half) again and again: 2^17 a lane, past
- * 2^63 in one bin unless the bins are sent on in time. */
-static void bins_full(void)
+ * of its units; bf16 its top half) again and again: n / 32 a lane (2^17
+ * in the full run, past 2^63 in one bin unless the bins are sent on in
+ * time). */
+static void bins_full(uint64_t n)
 {
     static const cured_reduce_shape one_warp = {32, 1, CURED_VARIANT_EXACT, 1};
     static const cured_dtype types[] = {CURED_F32, CURED_BF16};
-    const uint64_t n = ((uint64_t)1 << 22) + 3;
     for (int t = 0; t < 2; t++) {
         cured_dtype d = types[t];
         data x = make_data(d, UNIFORM, n, 0, 8000 + t);
@@ -693,6 +698,13 @@ int main(int argc, char **argv)
         free_data(&x);
     } else if (argc >= 2 && strcmp(argv[1], "--large") == 0) {
         large();
+    } else if (argc >= 3 && strcmp(argv[1], "--bins-full") == 0) {
+        uint64_t n = strtoull(argv[2], NULL, 10);
+        if (n < 2) {
+            fprintf(stderr, "usage: --bins-full N (N >= 2)\n");
+            return 2;
+        }
+        bins_full(n);
     } else if (argc >= 2 && strcmp(argv[1], "--price") == 0) {
         price(argc >= 3 ? argv[2] : NULL);
     } else if (argc >= 2 && strcmp(argv[1], "--shapes") == 0) {
@@ -702,7 +714,7 @@ int main(int argc, char **argv)
         bad_input();
         misaligned();
         one_trip_edge();
-        bins_full();
+        bins_full(((uint64_t)1 << 22) + 3);
         repeated();
         sweep();
     }
