@@ -361,12 +361,13 @@ struct narrow_acc {
             sacc_add_elem(sacc, XACC_F32, u, &special);
     }
 
-    /* A vector's elements (v) into the thread's bins where finite and
-     * nonzero, its specials to the flags: the slow trip's one way for
-     * every lane where the launch gave the bins. The elements unrolled
-     * (no element picked from v at run time), the bins opened and their
-     * count checked once a vector. */
-    __device__ void bin_vector(const uint4 &v)
+    /* A vector's elements (v) into the thread's bins, a zero or a
+     * special value as 0, and where the thread's trip holds a special
+     * value (specials) its flags: the slow trip's one way for every lane
+     * where the launch gave the bins, with no branch per element. The
+     * elements unrolled (no element picked from v at run time), the bins
+     * opened and their count checked once a vector. */
+    __device__ void bin_vector(const uint4 &v, bool specials)
     {
         lane_bins_open(bin_adds);
         unsigned stride;
@@ -374,13 +375,17 @@ struct narrow_acc {
 #pragma unroll
         for (int c = 0; c < W; c++) {
             unsigned u = narrow_bits<BF16>(v, c), x = u & 0x7fffffffu;
-            if (x - 1u < 0x7f7fffffu)
-                lane_bin_put(u, row, stride);
-            else if (x > 0x7f800000u)
-                special |= XACC_NAN;
-            else if (x == 0x7f800000u)
-                special |= (u >> 31) ? XACC_NINF : XACC_PINF;
+            lane_bin_put(x < 0x7f800000u ? x : 0, u >> 31, row, stride);
         }
+        if (specials)
+#pragma unroll 1
+            for (int c = 0; c < W; c++) {
+                unsigned u = narrow_bits<BF16>(v, c), x = u & 0x7fffffffu;
+                if (x > 0x7f800000u)
+                    special |= XACC_NAN;
+                else if (x == 0x7f800000u)
+                    special |= (u >> 31) ? XACC_NINF : XACC_PINF;
+            }
         bin_adds = lane_bins_close(sacc, bin_adds + W);
     }
 
@@ -408,7 +413,8 @@ struct narrow_acc {
     __device__ void slow_trip(const rl_trip &t, unsigned mx, unsigned mn)
     {
         unsigned hm = BF16 ? max(mx & 0xffffu, mx >> 16) : mx;
-        if (__any_sync(FULL_WARP, hm >= KEY_INF))
+        bool specials = hm >= KEY_INF; /* this thread's trip holds one */
+        if (__any_sync(FULL_WARP, specials))
             hm = finite_max(t);
         unsigned M = __reduce_max_sync(FULL_WARP, hm);
         unsigned top = BF16 ? topA & 0xffffu : topA;
@@ -427,7 +433,7 @@ struct narrow_acc {
              * ran one after another for a warp whose lanes mix them */
 #pragma unroll(BIN_UNROLL)
             for (int j = 0; j < RL_VECS; j++)
-                bin_vector(t.reload(j));
+                bin_vector(t.reload(j), specials);
         } else {
 #pragma unroll
             for (int j = 0; j < RL_VECS; j++) {

@@ -203,24 +203,25 @@ __device__ __forceinline__ void lane_bins_open(unsigned n)
             lane_bin(i) = 0;
 }
 
-/* A finite nonzero f32 element (bits u) into the thread's (open) bins
- * (row, stride: lane_bins_row). Its
- * magnitude m 2^p (units 2^EMIN, p = max(e, 1) - 1, m < 2^24) is
- * m 2^(p - 24 k) < 2^47 in bin k = p / 24's units; the int64 addition is
- * exact while a bin holds at most SACC_BIN_ADDS_MAX such terms
- * (lane_bins_close). No atomics: each thread owns its bins, where sacc's
- * 64-bit shared atomics retried while a warp's lanes hit the same
- * digits. */
-__device__ __forceinline__ void lane_bin_put(unsigned u, int64_t *row, unsigned stride)
+/* A finite f32 element, magnitude bits x (its bits less the sign) and
+ * sign neg, into the thread's (open) bins (row, stride:
+ * lane_bins_row). Its magnitude m 2^p (units 2^EMIN, p = max(e, 1) - 1,
+ * m < 2^24) is m 2^(p - 24 k) < 2^47 in bin k = p / 24's units; the
+ * int64 addition is exact while a bin holds at most SACC_BIN_ADDS_MAX
+ * such terms (lane_bins_close). A zero adds 0 to bin 0, so that the
+ * caller need not test for it. No atomics: each thread owns its bins,
+ * where sacc's 64-bit shared atomics retried while a warp's lanes hit the
+ * same digits. */
+__device__ __forceinline__ void lane_bin_put(unsigned x, bool neg, int64_t *row,
+                                             unsigned stride)
 {
-    unsigned x = u & 0x7fffffffu;
-    int p = max((int)(x >> 23), 1) - 1;
-    int k = p / SACC_BIN_BINADES;
+    unsigned p = max(x >> 23, 1u) - 1;
+    unsigned k = p / SACC_BIN_BINADES; /* unsigned: a shorter division */
     /* m: x less p in the exponent field, which leaves 2^23 + the fraction
      * (a normal number, field p + 1) or the fraction (a subnormal, p = 0);
      * signed before it is widened and shifted */
-    int m = (int)(x - ((unsigned)p << 23));
-    int64_t sm = (u >> 31) ? -m : m;
+    int m = (int)(x - (p << 23));
+    int64_t sm = neg ? -m : m;
     row[k * stride] += (int64_t)((uint64_t)sm << (p - SACC_BIN_BINADES * k));
 }
 
