@@ -24,6 +24,7 @@ struct half_acc {
     /* only the misaligned head and tail reach sacc, not elements in bulk */
     static const bool SACC_ELEMENTS = false;
     static const bool LANE_BINS = false; /* lane bins: acc_narrow.cuh */
+    static const bool SACC_SPLIT = false; /* only a head and tail to sacc */
 
     double f[RL_VECS];
     u128 acc; /* units 2^-24: q = 0 */

@@ -130,6 +130,7 @@ struct narrow_acc {
     static const int W = BF16 ? 8 : 4;           /* elements per vector */
     static const bool SACC_ELEMENTS = true; /* those outside both windows */
     static const bool LANE_BINS = true;     /* main loops: those, to bins */
+    static const bool SACC_SPLIT = false;   /* main loops: the bins instead */
     static const int BINADES = BF16 ? 40 : 24;   /* per window */
     /* the slow trip's vectors into the bins: unrolled for bf16, one by
      * one for f32, the ways both kernels' fast loops kept their code

@@ -51,6 +51,7 @@ struct wide_acc {
     static const int W = 2;
     static const bool SACC_ELEMENTS = true; /* those outside the window */
     static const bool LANE_BINS = false; /* lane bins: acc_narrow.cuh */
+    static const bool SACC_SPLIT = true; /* in the main loop too: sacc.cuh */
     static const int BINADES = 64;
     static const int WLO_MAX = 1967; /* 2^53 U0 = 2^(wlo - 944) <= 2^1023 */
     static const int FLUSH_TRIPS = (1 << 13) / (RL_VECS * W); /* 2^13 adds a slice */

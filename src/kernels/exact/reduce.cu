@@ -73,14 +73,16 @@ __device__ void exact_sum_body(const cured_reduce_kernel_args &a)
     }
     Acc acc;
     /* 32-bit atomics into the shared digits where data can send elements
-     * there in bulk, in the one-trip kernels; the main-loop kernels keep
-     * the 64-bit ones, with which their loop compiles as it did
-     * (docs/exact.md, "Block"), and send f32 and bf16 elements to each
-     * thread's bins (dynamic shared memory, sacc_lane_bins:
+     * there in bulk: in the one-trip kernels, and in f64's main loop
+     * (Acc::SACC_SPLIT), whose elements outside its window go there; the
+     * f32 and bf16 main loops keep the 64-bit ones, with which their loop
+     * compiles as it did (docs/exact.md, "Block"), and send such elements
+     * to each thread's bins (dynamic shared memory, sacc_lane_bins:
      * cured_reduce_dynamic_smem) instead: a one-trip thread has too few
      * elements to repay its bins' stores and loads (docs/exact.md, "The
      * lane bins") */
-    acc.init(sacc_ref{s.digits, ONE_TRIP && Acc::SACC_ELEMENTS, Acc::LANE_BINS && !ONE_TRIP});
+    acc.init(sacc_ref{s.digits, (ONE_TRIP || Acc::SACC_SPLIT) && Acc::SACC_ELEMENTS,
+                      Acc::LANE_BINS && !ONE_TRIP});
     rl_visit_array<ELEM, Acc, ONE_TRIP>(a.in, a.n, acc);
     acc.finish();
     exact_block_sum<NDIG>(s, acc.warp_total(), acc.base(), acc.special);
