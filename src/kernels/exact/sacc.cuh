@@ -25,7 +25,8 @@
 /* The block's digits and how a digit is added to: split (sacc_add64, two
  * 32-bit atomics) or one 64-bit atomicAdd. Each kernel fixes `split` at
  * compile time (exact_sum_body: the one-trip kernels whose accumulator
- * sends elements in bulk split), so each compiles one of the two ways. */
+ * sends elements in bulk, and f64's main loop, split), so each compiles
+ * one of the two ways. */
 struct sacc_ref {
     int64_t *digits;
     bool split;
