@@ -698,8 +698,8 @@ int main(int argc, char **argv)
         free_data(&x);
     } else if (argc >= 2 && strcmp(argv[1], "--large") == 0) {
         large();
-    } else if (argc >= 3 && strcmp(argv[1], "--bins-full") == 0) {
-        uint64_t n = strtoull(argv[2], NULL, 10);
+    } else if (argc >= 2 && strcmp(argv[1], "--bins-full") == 0) {
+        uint64_t n = argc >= 3 ? strtoull(argv[2], NULL, 10) : 0;
         if (n < 2) {
             fprintf(stderr, "usage: --bins-full N (N >= 2)\n");
             return 2;
