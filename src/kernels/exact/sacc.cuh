@@ -47,24 +47,15 @@ extern __shared__ int64_t sacc_lane_bins[];
 #define SACC_LANE_BINS 11
 #define SACC_BIN_ADDS_MAX (1u << 16)
 
-/* Bin i of the calling thread in sacc_lane_bins (bin i of
- * thread t at i * blockDim.x + t: a warp's 64-bit accesses meet no bank
- * conflict whichever bins its lanes pick). %tid.x and %ntid.x are read
- * here, by volatile reads the compiler cannot hoist: a bins address held
- * across the main loop took a register there and pushed the loop's start
- * pointer to local memory, whose reload after the loop cost the standard
- * data 5 % at 2^24 (docs/exact.md, "The lane bins"). */
-__device__ __forceinline__ int64_t &lane_bin(int i)
-{
-    unsigned t, nt;
-    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
-    asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nt));
-    return sacc_lane_bins[i * nt + t];
-}
-
-/* The calling thread's bin 0 (lane_bin(0)), and in *stride the distance
- * to its next bin (blockDim.x): %tid.x and %ntid.x read once for a
- * vector's lane_bin_put calls. */
+/* The calling thread's bin 0 in sacc_lane_bins, and in *stride the
+ * distance to its next bin (blockDim.x: bin i of thread t at i *
+ * blockDim.x + t, so a warp's 64-bit accesses meet no bank conflict
+ * whichever bins its lanes pick). %tid.x and %ntid.x are read here, by
+ * volatile reads the compiler cannot hoist: a bins address held across
+ * the main loop took a register there and pushed the loop's start pointer
+ * to local memory, whose reload after the loop cost the standard data 5 %
+ * at 2^24 (docs/exact.md, "The lane bins"). A vector's lane_bin_put calls
+ * read it once. */
 __device__ __forceinline__ int64_t *lane_bins_row(unsigned *stride)
 {
     unsigned t, nt;
@@ -72,6 +63,14 @@ __device__ __forceinline__ int64_t *lane_bins_row(unsigned *stride)
     asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(nt));
     *stride = nt;
     return &sacc_lane_bins[t];
+}
+
+/* Bin i of the calling thread (lane_bins_row). */
+__device__ __forceinline__ int64_t &lane_bin(int i)
+{
+    unsigned nt;
+    int64_t *row = lane_bins_row(&nt);
+    return row[i * nt];
 }
 
 /* Whether the calling thread is its warp's lane 0, read (%laneid) where it
