@@ -390,23 +390,14 @@ struct narrow_acc {
         bin_adds = lane_bins_close(sacc, bin_adds + W);
     }
 
-    /* Every lane's bins into sacc, bin by bin the warp's sum (32 values
-     * below 2^63: below 2^68) from lane 0. Every lane calls it. */
+    /* Every lane's bins into sacc (lane_bins_send), where the launch
+     * gave them and a lane used them. Every lane calls it. */
     __device__ void send_bins()
     {
         bool used = bin_adds != 0;
         if (!sacc.lane_bins || !__any_sync(FULL_WARP, used))
             return;
-#pragma unroll 1
-        for (int i = 0; i < SACC_LANE_BINS; i++) {
-            long long v = used ? lane_bin(i) : 0;
-            if (!__any_sync(FULL_WARP, v != 0))
-                continue; /* a bin no lane used */
-            unsigned s = (unsigned)(v >> 63);
-            u160 w = warp_sum(u128{(unsigned)v, (unsigned)((unsigned long long)v >> 32), s, s});
-            if (lane_first())
-                sacc_add_u160_once(sacc, w, SACC_BIN_BINADES * i);
-        }
+        lane_bins_send(sacc, used);
     }
 
     /* The slow trip (warp-uniform): raise the windows if a finite element

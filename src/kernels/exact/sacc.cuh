@@ -7,8 +7,8 @@
  * defines: sacc_ref, sacc_lane_bins, SACC_BIN_BINADES, SACC_LANE_BINS,
  *          SACC_BIN_ADDS_MAX, SACC_BIN_VECTOR, lane_bin, lane_first,
  *          lane_bins_given, sacc_add64, sacc_add_digit, sacc_add_elem,
- *          sacc_add_scalars, sacc_add_u160, lane_bins_open, lane_bin_put,
- *          lane_bins_close
+ *          sacc_add_scalars, sacc_add_u160, SACC_SEND_WORDS, lane_bins_send,
+ *          lane_bins_open, lane_bin_put, lane_bins_close
  *
  * Rare for real data: the fast paths keep each thread's sum in registers
  * (sum_thread.cuh). The block layer reads the digits once, after its
@@ -176,20 +176,59 @@ __device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
     }
 }
 
-/* sacc_add_u160 with a's magnitude words found once rather than once a
- * piece: for the sends after a main loop (acc_narrow.cuh's send_bins);
- * inside the loops it changed how ptxas allocated the loops' registers. */
-__device__ inline void sacc_add_u160_once(sacc_ref sacc, const u160 &a, int pos)
+/* The words of the warp's sum of its lanes' bins (lane_bins_send): bin
+ * i of a lane is below 2^63 in magnitude at bit 24 i (i <= 10), so a
+ * lane's bins sum below 2^304, the warp's below 2^309, and ten 32-bit
+ * words (320 bits, two's complement) hold it. */
+#define SACC_SEND_WORDS 10
+
+/* Every lane's bins into sacc, as the warp's exact sum of them: each lane
+ * folds its bins (none where !used: its bins hold nothing of this launch)
+ * into ten 32-bit words of its own sum at bit 0 (the bins' unit, digit 0's
+ * unit), the warp sums each word's two 16-bit halves by redux.sync, one
+ * carry chain in every lane makes the sum's words, and lane j adds word j
+ * to digit j (the top word signed). Exact: every step is exact modulo
+ * 2^320 and the sum lies below 2^309 in magnitude. Where lane 0 sent each
+ * bin's warp sum as six pieces, bin after bin, this is eleven bins' work
+ * in one pass and at most ten atomics, on ten lanes at once. Every lane
+ * calls it. */
+__device__ inline void lane_bins_send(sacc_ref sacc, bool used)
 {
-    if (u160_is_zero(a))
-        return;
-    unsigned v[6];
-    bool neg = u160_magnitude_words(a, pos, v);
+    /* the lane's sum in columns of 32 bits, each below 2^35 in magnitude:
+     * bin i at bit 32 q + r is its low 32 bits after the shift at column
+     * q, the next 32 at q + 1 and what lies above them (signed) at q + 2 */
+    long long col[SACC_SEND_WORDS] = {0};
 #pragma unroll
-    for (int j = 0; j < 6; j++)
-        if (v[j] != 0)
-            sacc_add_digit(sacc, (pos >> 5) + j,
-                           neg ? (uint64_t)-(int64_t)v[j] : (uint64_t)v[j]);
+    for (int i = 0; i < SACC_LANE_BINS; i++) {
+        const int q = SACC_BIN_BINADES * i / 32, r = SACC_BIN_BINADES * i % 32;
+        static_assert(SACC_BIN_BINADES * (SACC_LANE_BINS - 1) / 32 + 2 < SACC_SEND_WORDS,
+                      "a bin's top column past the sent words");
+        long long b = used ? lane_bin(i) : 0;
+        /* b 2^r = low + rest 2^32, rest = floor(b 2^r / 2^32) */
+        long long rest = r ? b >> (32 - r) : b >> 32;
+        col[q] += (unsigned)((unsigned long long)b << r);
+        col[q + 1] += (unsigned)rest;
+        col[q + 2] += rest >> 32;
+    }
+    /* the lane's words (modulo 2^320), then the warp's sum of each word */
+    long long carry = 0, sum_carry = 0;
+    unsigned lane, mine = 0;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+#pragma unroll
+    for (int j = 0; j < SACC_SEND_WORDS; j++) {
+        long long v = col[j] + carry;
+        unsigned w = (unsigned)v;
+        carry = v >> 32;
+        long long s = (long long)__reduce_add_sync(FULL_WARP, w & 0xffffu) +
+                      (long long)__reduce_add_sync(FULL_WARP, w >> 16) * 65536 + sum_carry;
+        sum_carry = s >> 32; /* s >= 0: the carry into the next word */
+        if (lane == (unsigned)j)
+            mine = (unsigned)s;
+    }
+    if (lane < SACC_SEND_WORDS && mine != 0)
+        sacc_add_digit(sacc, (int)lane,
+                       lane == SACC_SEND_WORDS - 1 ? (uint64_t)(int64_t)(int)mine
+                                                   : (uint64_t)mine);
 }
 
 /* The thread's bins zeroed if they hold nothing yet (n, the elements
