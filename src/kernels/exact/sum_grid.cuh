@@ -86,7 +86,8 @@ __device__ void exact_grid_finish(exact_block_state<NDIG> &s, xacc_family f,
         special = __ldcg(gspecial);
     }
     /* one block or cluster: its own digits; else the last block's read */
-    if (special || (a.flags & SHARD_KERNEL_STATE) || !exact_digits_round<NDIG>(f, d, a)) {
+    if (special || (a.flags & SHARD_KERNEL_STATE) ||
+        !(exact_digits_double<NDIG>(f, d, a) || exact_digits_round<NDIG>(f, d, a))) {
         warp_normal<NDIG> n = warp_normalize<NDIG>(d);
         exact_write<NDIG>(f, n, special, a);
     }

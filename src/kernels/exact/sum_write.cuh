@@ -3,7 +3,7 @@
  * short ways that skip the digits.
  *
  * defines: exact_write, exact_round_write, exact_block_round,
- *          exact_digits_round
+ *          exact_digits_round, exact_digits_double
  *
  * Warp 0 of the block that holds the whole sum calls them; lane 0 writes.
  * The sharded path's state mode (SHARD_KERNEL_STATE, shard_state.h) writes
@@ -128,6 +128,64 @@ __device__ bool exact_digits_round(xacc_family f, const int64_t (&d)[warp_digit_
             w[j] = j < k ? 0u : j == k ? low : j == k + 1 ? high : sign;
     }
     exact_round_write(f, warp_sum_words<5>(w), 32 * lo, a);
+    return true;
+}
+
+/* The shortest way from digits to an f32 result (f32, bf16 and f16 sums
+ * rounded to f32, NDIG < 32), for the last block of a grid. The digits d
+ * (warp 0's, digit lane in d[0], each at most 2^53 in magnitude) are
+ * carry-save: a negative sum can sit below digits near 2^32 and a top
+ * digit of -4 (the lane bins send two's-complement words), which as
+ * doubles would cancel by 2^90 and more. One balanced carry step first:
+ * each digit keeps its low 32 bits as a signed value and passes the rest
+ * up one lane, so every digit lies within 2^31 + 2^21 + 1 and, for S (the
+ * exact sum) nonzero, the digits below the top nonzero one add up to at
+ * most 0.5005 of its unit: M (the sum of the digits' magnitudes at their
+ * weights) is at most 3.01 |S|. Then each digit as a double x = d 2^(32
+ * lane + emin) (exact: 34 bits) and the warp's sum s of the x by a
+ * butterfly of shuffles (five levels of additions to nearest), beside it
+ * the sum m of the |x|: pairwise summation errs by at most gamma_5 M <
+ * 2^-50 m (u = 2^-53; m >= M (1 - u)^5), so S lies in [lo, hi] = [s - e,
+ * s + e], e = m 2^-50, each rounded outwards; e <= 2^-48.4 |S|, far below
+ * S's f32 ulp. Rounding to f32 (to nearest, ties to even, beyond the range
+ * to an infinity) is monotonic, so where lo and hi round to the same bits,
+ * S rounds to them too: written, returns true. Where they differ (S
+ * within 2^-48 of a tie in relative terms; a zero sum, whose lo rounds to
+ * -0 and hi to +0) or a digit is too large, returns false, having written
+ * nothing. Every lane ends with the same s and m (each pair of lanes adds
+ * the same two values), so all decide alike. Warp 0 calls it, with no
+ * special bits and outside the sharded path's state mode. */
+template <int NDIG>
+__device__ bool exact_digits_double(xacc_family f, const int64_t (&d)[warp_digit_count<NDIG>::PER],
+                                    const cured_reduce_kernel_args &a)
+{
+    if (NDIG >= 32 || f == XACC_F64 || (a.flags & CURED_REDUCE_F64))
+        return false;
+    const int64_t BIG = (int64_t)1 << 53;
+    if (!__all_sync(FULL_WARP, d[0] <= BIG && d[0] >= -BIG))
+        return false;
+    unsigned lane = threadIdx.x & 31u;
+    /* the balanced carry step: lane 31 holds no digit (NDIG < 32), so its
+     * carry out is zero */
+    int low = (int)(unsigned)d[0];
+    int up = (int)((d[0] - low) >> 32); /* |up| <= 2^21 + 1 */
+    int in = __shfl_up_sync(FULL_WARP, up, 1);
+    long long digit = (long long)low + (lane ? in : 0);
+    int e = 32 * (int)lane + xacc_family_of(f).emin; /* -149 .. 968: a normal double */
+    double s = (double)digit * __longlong_as_double((long long)(1023 + e) << 52);
+    double m = fabs(s);
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        s += __shfl_xor_sync(FULL_WARP, s, off);
+        m += __shfl_xor_sync(FULL_WARP, m, off);
+    }
+    double err = m * 0x1p-50;
+    unsigned lo = __float_as_uint(__double2float_rn(__dsub_rd(s, err)));
+    unsigned hi = __float_as_uint(__double2float_rn(__dadd_ru(s, err)));
+    if (lo != hi)
+        return false;
+    if (lane == 0)
+        *(unsigned *)a.out = lo;
     return true;
 }
 
