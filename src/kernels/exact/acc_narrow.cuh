@@ -88,12 +88,6 @@ __device__ inline void add_either(double &a, double &b, double d, unsigned x,
     b = fma(d, __hiloint2double((int)(one ^ 0x3ff00000u), 0), b);
 }
 
-/* 2^e as a double, -1022 <= e <= 1023. */
-__device__ inline double pow2(int e)
-{
-    return __longlong_as_double((long long)(1023 + e) << 52);
-}
-
 /* f32, and bf16 read as f32's top half. An element's *key* is |bits| plus
  * a bias, per 32-bit word (f32) or per 16-bit half (bf16, both halves of
  * a word at once):

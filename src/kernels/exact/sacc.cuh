@@ -185,9 +185,9 @@ __device__ inline void sacc_add_u160(sacc_ref sacc, const u160 &a, int pos)
 /* Every lane's bins into sacc, as the warp's exact sum of them: each lane
  * folds its bins (none where !used: its bins hold nothing of this launch)
  * into ten 32-bit words of its own sum at bit 0 (the bins' unit, digit 0's
- * unit), the warp sums each word's two 16-bit halves by redux.sync, one
- * carry chain in every lane makes the sum's words, and lane j adds word j
- * to digit j (the top word signed). Exact: every step is exact modulo
+ * unit), the warp sums them (warp_sum_words: redux.sync on 16-bit halves,
+ * one carry chain), and lane j adds word j of the sum to digit j (the top
+ * word signed). Exact: every step is exact modulo
  * 2^320 and the sum lies below 2^309 in magnitude. Where lane 0 sent each
  * bin's warp sum as six pieces, bin after bin, this is eleven bins' work
  * in one pass and at most ten atomics, on ten lanes at once. Every lane
@@ -210,21 +210,22 @@ __device__ inline void lane_bins_send(sacc_ref sacc, bool used)
         col[q + 1] += (unsigned)rest;
         col[q + 2] += rest >> 32;
     }
-    /* the lane's words (modulo 2^320), then the warp's sum of each word */
-    long long carry = 0, sum_carry = 0;
-    unsigned lane, mine = 0;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    /* the lane's words (modulo 2^320), then the warp's sum of them */
+    unsigned w[SACC_SEND_WORDS], sum[SACC_SEND_WORDS];
+    long long carry = 0;
 #pragma unroll
     for (int j = 0; j < SACC_SEND_WORDS; j++) {
         long long v = col[j] + carry;
-        unsigned w = (unsigned)v;
+        w[j] = (unsigned)v;
         carry = v >> 32;
-        long long s = (long long)__reduce_add_sync(FULL_WARP, w & 0xffffu) +
-                      (long long)__reduce_add_sync(FULL_WARP, w >> 16) * 65536 + sum_carry;
-        sum_carry = s >> 32; /* s >= 0: the carry into the next word */
-        if (lane == (unsigned)j)
-            mine = (unsigned)s;
     }
+    warp_sum_words<SACC_SEND_WORDS, SACC_SEND_WORDS>(w, sum);
+    unsigned lane, mine = 0;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+#pragma unroll
+    for (int j = 0; j < SACC_SEND_WORDS; j++)
+        if (lane == (unsigned)j)
+            mine = sum[j];
     if (lane < SACC_SEND_WORDS && mine != 0)
         sacc_add_digit(sacc, (int)lane,
                        lane == SACC_SEND_WORDS - 1 ? (uint64_t)(int64_t)(int)mine

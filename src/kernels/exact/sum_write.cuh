@@ -16,6 +16,7 @@
 #include "round_warp.cuh"
 #include "shard_state.h"
 #include "sum_block.cuh"
+#include "wide_int.cuh"
 #include "xacc.h"
 
 /* Rounds the normalised sum n (f32 or f64 per flags and family) and writes
@@ -172,7 +173,7 @@ __device__ bool exact_digits_double(xacc_family f, const int64_t (&d)[warp_digit
     int in = __shfl_up_sync(FULL_WARP, up, 1);
     long long digit = (long long)low + (lane ? in : 0);
     int e = 32 * (int)lane + xacc_family_of(f).emin; /* -149 .. 968: a normal double */
-    double s = (double)digit * __longlong_as_double((long long)(1023 + e) << 52);
+    double s = (double)digit * pow2(e);
     double m = fabs(s);
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) {

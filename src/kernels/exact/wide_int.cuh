@@ -5,7 +5,7 @@
  * defines: FULL_WARP, u128, u128_add, u128_add_s64, u128_add_s64_shl,
  *          u128_is_zero, u160, u160_of, u160_add, u160_is_zero,
  *          u160_add_s64_shl, u160_word, u160_magnitude_words, u160_piece,
- *          u160_round_short, u160_round, warp_sum_words, warp_sum
+ *          u160_round_short, u160_round, warp_sum_words, warp_sum, pow2
  *
  * Words are plain registers (w0 the lowest), picked by selects rather than
  * indexing, which would put them in local memory. The pieces and the
@@ -249,15 +249,17 @@ __device__ inline uint64_t u160_round(xacc_family f, const u160 &a, int pos, int
 }
 
 /* The sum over the warp's 32 lanes of a two's complement integer of N
- * 32-bit words w[0..N-1] (N = 4: a u128, sign-extended to 160 bits; N = 5:
- * a u160, modulo 2^160), in every lane. No shuffles: the words' 16-bit
- * chunks (the top one signed) are summed by redux.sync, one instruction
- * each and independent of one another; a chunk's sum over 32 lanes lies
- * below 2^21 in magnitude, chunk pairs make 64-bit values below 2^38,
- * and one carry chain adds them at their word offsets. */
-template <int N>
-__device__ inline u160 warp_sum_words(const unsigned (&w)[N])
+ * 32-bit words w[0..N-1] (the top word signed), as M >= N words r[0..M-1]
+ * (sign-extended above the N, modulo 2^(32 M)), in every lane. No
+ * shuffles: the words' 16-bit chunks (the top one signed) are summed by
+ * redux.sync, one instruction each and independent of one another; a
+ * chunk's sum over 32 lanes lies below 2^21 in magnitude, chunk pairs
+ * make 64-bit values below 2^38, and one carry chain adds them at their
+ * word offsets. */
+template <int N, int M>
+__device__ inline void warp_sum_words(const unsigned (&w)[N], unsigned (&r)[M])
 {
+    static_assert(M >= N, "the sum's words fewer than the lanes'");
     long long pair[N];
 #pragma unroll
     for (int j = 0; j < N; j++) {
@@ -266,14 +268,22 @@ __device__ inline u160 warp_sum_words(const unsigned (&w)[N])
                                   : (long long)__reduce_add_sync(FULL_WARP, w[j] >> 16);
         pair[j] = (long long)lo + hi * 65536;
     }
-    unsigned r[5];
     long long c = 0;
 #pragma unroll
-    for (int j = 0; j < 5; j++) {
+    for (int j = 0; j < M; j++) {
         c += j < N ? pair[j] : 0;
         r[j] = (unsigned)c;
         c >>= 32; /* arithmetic: the carry, or the sign above the last pair */
     }
+}
+
+/* warp_sum_words of N <= 5 words as a u160 (N = 4: a u128, sign-extended
+ * to 160 bits; N = 5: a u160, modulo 2^160). */
+template <int N>
+__device__ inline u160 warp_sum_words(const unsigned (&w)[N])
+{
+    unsigned r[5];
+    warp_sum_words<N, 5>(w, r);
     return u160{r[0], r[1], r[2], r[3], r[4]};
 }
 
@@ -289,6 +299,13 @@ __device__ inline u160 warp_sum(const u160 &a)
 {
     const unsigned w[5] = {a.w0, a.w1, a.w2, a.w3, a.w4};
     return warp_sum_words<5>(w);
+}
+
+/* 2^e as a double, -1022 <= e <= 1023: the unit of a word or window of
+ * the integers above, to scale by. */
+__device__ inline double pow2(int e)
+{
+    return __longlong_as_double((long long)(1023 + e) << 52);
 }
 
 #endif /* CURED_WIDE_INT_CUH */
