@@ -6,7 +6,7 @@
  *          exact_cluster_size, exact_cluster_arrive, exact_cluster_wait,
  *          exact_block_begin, exact_block_keeps_words, exact_block_sum,
  *          exact_row_pieces, exact_block_pieces, exact_add_piece_rows,
- *          exact_block_digits, exact_block_total
+ *          exact_block_digits, exact_block_total, exact_rows_span
  *
  * Each warp sums its lanes' integers and stores the sum as six pieces in
  * its own row of shared memory (a grid of one block or a cluster: its five
@@ -88,6 +88,18 @@ __device__ inline void exact_cluster_wait()
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __cluster_barrier_wait();
 #endif
+}
+
+/* The smallest power of two at least `warps` (a block's warps, 1 .. 32):
+ * the lanes a butterfly over the warps' rows in shared memory must span.
+ * Where lane i reads row i & (span - 1), a zero past the last row, every
+ * group of span lanes holds the same values, so a butterfly over the
+ * offsets below span leaves every lane with the same sum of all rows
+ * (the one-block short ways: a block of eight warps adds its rows in three
+ * steps rather than five). */
+__device__ inline unsigned exact_rows_span(unsigned warps)
+{
+    return warps <= 1 ? 1u : 1u << (32 - __clz(warps - 1));
 }
 
 /* Zeroes the superaccumulator and the flags; ends with a barrier. In a

@@ -113,13 +113,16 @@ struct dd_acc {
         add((unsigned)b, (unsigned)(b >> 32));
     }
 
-    /* The pair over every lane of the warp, in every lane (butterfly:
-     * TwoSum's outputs and the additions do not depend on the order of
-     * their two operands, so every lane computes the same). */
-    __device__ void warp_sum()
+    /* The pair over every lane of the warp, or over each group of span
+     * lanes (a power of two), in every lane of it (butterfly: TwoSum's
+     * outputs and the additions do not depend on the order of their two
+     * operands, so every lane of a group computes the same). */
+    __device__ void warp_sum(unsigned span = 32)
     {
 #pragma unroll
-        for (int off = 16; off > 0; off >>= 1) {
+        for (unsigned off = 16; off > 0; off >>= 1) {
+            if (off >= span)
+                continue;
             double h2 = __shfl_xor_sync(FULL_WARP, h, off);
             double l2 = __shfl_xor_sync(FULL_WARP, l, off);
             double e2 = __shfl_xor_sync(FULL_WARP, e, off);
@@ -182,14 +185,15 @@ __device__ bool exact_block_dd(const cured_reduce_kernel_args &a)
         warp_k[warp] = p.kmin;
     }
     __syncthreads();
-    /* every warp adds the same rows the same way, so every thread
-     * decides alike */
-    bool in = lane < warps;
-    p.h = in ? warp_h[lane] : 0.0;
-    p.l = in ? warp_l[lane] : 0.0;
-    p.e = in ? warp_e[lane] : 0.0;
-    p.kmin = in ? warp_k[lane] : 0xffffffffu;
-    p.warp_sum();
+    /* every group of span lanes adds the same rows the same way, so every
+     * thread decides alike */
+    unsigned span = exact_rows_span(warps), row = lane & (span - 1);
+    bool in = row < warps;
+    p.h = in ? warp_h[row] : 0.0;
+    p.l = in ? warp_l[row] : 0.0;
+    p.e = in ? warp_e[row] : 0.0;
+    p.kmin = in ? warp_k[row] : 0xffffffffu;
+    p.warp_sum(span);
     double r;
     if (!p.certified(r))
         return false;

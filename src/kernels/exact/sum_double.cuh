@@ -148,18 +148,20 @@ __device__ bool exact_block_double(xacc_family f, const cured_reduce_kernel_args
     }
     __syncthreads();
     /* every warp reads the same rows, so every thread decides alike */
-    bool in = lane < warps;
-    top = __reduce_max_sync(FULL_WARP, in ? warp_top[lane] : -1000);
-    bottom = __reduce_min_sync(FULL_WARP, in ? warp_bottom[lane] : 1000);
-    ok = __all_sync(FULL_WARP, !in || warp_ok[lane]);
+    unsigned span = exact_rows_span(warps), row = lane & (span - 1);
+    bool in = row < warps;
+    top = __reduce_max_sync(FULL_WARP, in ? warp_top[row] : -1000);
+    bottom = __reduce_min_sync(FULL_WARP, in ? warp_bottom[row] : 1000);
+    ok = __all_sync(FULL_WARP, !in || warp_ok[row]);
     int log2m = 32 - __clz(blockDim.x * Acc::ELEMS - 1); /* ceil */
     if (!ok || (top > bottom && log2m + top - bottom > 53))
         return false;
     if (warp == 0) {
-        sum = in ? warp_sum_d[lane] : 0.0;
+        sum = in ? warp_sum_d[row] : 0.0;
 #pragma unroll
-        for (int off = 16; off > 0; off >>= 1)
-            sum += __shfl_xor_sync(FULL_WARP, sum, off);
+        for (unsigned off = 16; off > 0; off >>= 1)
+            if (off < span)
+                sum += __shfl_xor_sync(FULL_WARP, sum, off);
         if (lane == 0) {
             if (sum == 0.0)
                 sum = 0.0; /* +0: -0 + -0 is -0 in doubles */

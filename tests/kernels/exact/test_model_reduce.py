@@ -295,6 +295,10 @@ exact_f16_one_trip f16 std 8192 1 256
 exact_f64_one_trip f64 std 2048 1 256
 exact_f64_one_trip f64 cancel 2047 1 256
 exact_f64_one_trip f64 warps64 2048 1 256
+exact_f32_one_trip f32 std 1500 1 96
+exact_f16_one_trip f16 std 3000 1 96
+exact_f64_one_trip f64 std 700 1 96
+exact_f64_one_trip f64 std 8192 1 1024
 exact_f32 f32 edge24 100003 1 256
 exact_f32_one_trip f32 tieS 4096 1 256
 exact_f32_one_trip f32 tieC 4096 1 256
