@@ -190,7 +190,15 @@ void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
     shape->variant = CURED_VARIANT_EXACT;
     shape->grid = cured_reduce_default_grid(op, dtype, n, CURED_REDUCE_BLOCK, resident, sms);
     shape->cluster = 1;
-    if (!cured_reduce_in_clusters(op, dtype, CURED_VARIANT_EXACT) || shape->grid > cluster_max)
+    if (!cured_reduce_in_clusters(op, dtype, CURED_VARIANT_EXACT))
+        return;
+    if (shape->grid > 1 && shape->grid * CURED_REDUCE_BLOCK <= 1024 &&
+        n * cured_dtype_size(dtype) < CLUSTER_FULL_BYTES) {
+        shape->block = (int)shape->grid * CURED_REDUCE_BLOCK; /* one block, one trip */
+        shape->grid = 1;
+        return;
+    }
+    if (shape->grid > cluster_max)
         return;
     if (n * cured_dtype_size(dtype) >= CLUSTER_FULL_BYTES)
         shape->grid = cluster_max;
