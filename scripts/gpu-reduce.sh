@@ -15,7 +15,8 @@
 # 2. compute-sanitizer memcheck, racecheck, synccheck, initcheck on one call
 #    per path: exact sums of f16, bf16, f32, f64 (one block, 7 blocks, and
 #    clusters of 16 and 8 blocks; d_in misaligned; one block of one trip,
-#    the short ways through doubles and, f64, a double-double), an integer
+#    the short ways through doubles and, f64, a double-double, in blocks of
+#    256, 768 and 1024 threads), an integer
 #    sum, min, argmax; one warp's lane bins sent before the end (f32 and
 #    bf16, --bins-full); memcheck and synccheck on test_gpu_reduce_stream.
 # 3. test_gpu_reduce --price: exact against plain (not exact) sums of the
@@ -75,6 +76,7 @@ else
         "sum f64 100003 1 7 256" "sum f32 5000 0 1 64" "sum f64 5000 3 1 1024"
         "sum f32 100003 1 16 256 16" "sum f64 100003 3 8 128 8"
         "sum f32 4096 0 1 256" "sum f16 8192 0 1 256" "sum f64 2048 0 1 256"
+        "sum f32 12289 0 1 768" "sum f16 30000 0 1 1024"
         "sum i32 100003 1 7 256" "min f32 100003 1 7 256" "argmax f16 100003 1 7 128"
         "sum f32 0 0 1 256")
   for r in "${runs[@]}"; do

@@ -74,11 +74,13 @@ int cured_reduce_in_clusters(cured_op op, cured_dtype dtype, cured_reduce_varian
  * with `sms` multiprocessors, where `resident` blocks of the kernel fill
  * it and a thread-block cluster holds up to cluster_max blocks (0: no
  * clusters): CURED_REDUCE_BLOCK threads, the exact variant, the default
- * grid (above); for an exact float sum whose grid fits one cluster, a
- * cluster of the whole grid, and from 64 KiB of input a full cluster of
- * cluster_max blocks (its blocks combine in shared memory: no global
- * atomics, fence, ticket or second read). A function of its arguments
- * only. Can't fail. */
+ * grid (above); for an exact float sum below 64 KiB of input whose grid
+ * is two to four blocks, one block of as many threads (the one-block
+ * short ways); else where its grid fits one cluster, a cluster of the
+ * whole grid, and from 64 KiB of input a full cluster of cluster_max
+ * blocks (its blocks combine in shared memory: no global atomics, fence,
+ * ticket or second read). A function of its arguments only. Can't
+ * fail. */
 void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
                                 unsigned resident, unsigned sms,
                                 unsigned cluster_max, cured_reduce_shape *shape);

@@ -1,6 +1,6 @@
 /* test_reduce_plan.c - cured_reduce's launch shapes in pure C: which
- * kernels combine in thread-block clusters, the default shape (grid and
- * cluster) for an H200-like GPU with and without clusters, the checks
+ * kernels combine in thread-block clusters, the default shape (block, grid
+ * and cluster) for an H200-like GPU with and without clusters, the checks
  * on a forced shape's cluster, and where one trip covers n.
  *
  * CPU only: the functions read nothing but their arguments.
@@ -19,12 +19,19 @@ enum { SMS = 132, RESIDENT = 4 * 132 };
 
 static const cured_dtype floats[] = {CURED_F16, CURED_BF16, CURED_F32, CURED_F64};
 
+/* The default shape; blocks of CURED_REDUCE_BLOCK threads but where an
+ * exact float sum below 64 KiB takes one block of 512 .. 1024 threads
+ * (test_one_block_below_64_kib). */
 static cured_reduce_shape shape_of(cured_op op, cured_dtype d, uint64_t n, unsigned cluster_max)
 {
     cured_reduce_shape s;
     cured_reduce_default_shape(op, d, n, RESIDENT, SMS, cluster_max, &s);
-    assert_int_equal(s.block, CURED_REDUCE_BLOCK);
     assert_int_equal(s.variant, CURED_VARIANT_EXACT);
+    if (s.block != CURED_REDUCE_BLOCK) {
+        assert_true(op == CURED_OP_SUM && cured_reduce_in_clusters(op, d, CURED_VARIANT_EXACT));
+        assert_true(n * cured_dtype_size(d) < ((uint64_t)64 << 10));
+        assert_int_equal(s.grid, 1);
+    }
     return s;
 }
 
@@ -67,25 +74,60 @@ static void test_full_cluster_from_64_kib(void **state)
     }
 }
 
-/* Below 64 KiB the grid stays one trip a thread, in one cluster from two
- * blocks. */
+/* Below 64 KiB one trip a thread in one block: 256 threads up to 16 KiB,
+ * then as many as the grid of 256-thread blocks would have (512, 768 or
+ * 1024); from 64 KiB a full cluster. */
 static void test_small_sums(void **state)
 {
     (void)state;
     static const struct {
         uint64_t n;
+        int block;
         unsigned grid, cluster;
-    } f32[] = {{0, 1, 1}, {1, 1, 1}, {4096, 1, 1}, {4097, 2, 2}, {8192, 2, 2},
-               {12289, 4, 4}, {16383, 4, 4}, {16384, 16, 16}};
+    } f32[] = {{0, 256, 1, 1},     {1, 256, 1, 1},      {4096, 256, 1, 1},
+               {4097, 512, 1, 1},  {8192, 512, 1, 1},   {8193, 768, 1, 1},
+               {12289, 1024, 1, 1}, {16383, 1024, 1, 1}, {16384, 256, 16, 16}};
     for (size_t i = 0; i < sizeof f32 / sizeof *f32; i++) {
         cured_reduce_shape s = shape_of(CURED_OP_SUM, CURED_F32, f32[i].n, 16);
+        assert_int_equal(s.block, f32[i].block);
         assert_int_equal(s.grid, f32[i].grid);
         assert_int_equal(s.cluster, f32[i].cluster);
     }
 }
 
+/* Every float dtype, with clusters or without: below 64 KiB the one-trip
+ * grid's threads in one block (one trip still covers n); the other ops and
+ * the integer sums keep their grid of 256-thread blocks. */
+static void test_one_block_below_64_kib(void **state)
+{
+    (void)state;
+    static const unsigned cluster_maxes[] = {0, 8, 16};
+    for (int i = 0; i < 4; i++) {
+        uint64_t below = ((uint64_t)64 << 10) / cured_dtype_size(floats[i]);
+        for (uint64_t n = 0; n < below; n = n * 2 + 1)
+            for (int c = 0; c < 3; c++) {
+                cured_reduce_shape s = shape_of(CURED_OP_SUM, floats[i], n, cluster_maxes[c]);
+                unsigned grid = cured_reduce_default_grid(CURED_OP_SUM, floats[i], n,
+                                                          CURED_REDUCE_BLOCK, RESIDENT, SMS);
+                assert_int_equal(s.grid, 1);
+                assert_int_equal(s.cluster, 1);
+                assert_int_equal(s.block, (int)grid * CURED_REDUCE_BLOCK);
+                assert_true(cured_reduce_one_trip(floats[i], n, s.grid, s.block));
+            }
+        for (int op = CURED_OP_MIN; op < CURED_OP_COUNT; op++) {
+            cured_reduce_shape s = shape_of((cured_op)op, floats[i], below - 1, 16);
+            assert_int_equal(s.block, CURED_REDUCE_BLOCK);
+            assert_int_equal(s.grid, 4);
+        }
+    }
+    cured_reduce_shape s = shape_of(CURED_OP_SUM, CURED_I32, 16383, 16);
+    assert_int_equal(s.block, CURED_REDUCE_BLOCK);
+    assert_int_equal(s.grid, 4);
+}
+
 /* Portable clusters (8 blocks): a full cluster is 8 blocks, and a grid of
- * 9 .. 16 blocks runs without. No clusters (before sm_90): the grid alone. */
+ * 9 .. 16 blocks runs without. No clusters (before sm_90): the grid alone
+ * (its threads in one block below 64 KiB). */
 static void test_cluster_limits(void **state)
 {
     (void)state;
@@ -99,9 +141,10 @@ static void test_cluster_limits(void **state)
         for (int i = 0; i < 4; i++) {
             s = shape_of(CURED_OP_SUM, floats[i], n, 0);
             assert_int_equal(s.cluster, 1);
-            assert_int_equal(s.grid, cured_reduce_default_grid(CURED_OP_SUM, floats[i], n,
-                                                               CURED_REDUCE_BLOCK, RESIDENT,
-                                                               SMS));
+            assert_int_equal(s.grid * (unsigned)s.block,
+                             cured_reduce_default_grid(CURED_OP_SUM, floats[i], n,
+                                                       CURED_REDUCE_BLOCK, RESIDENT, SMS) *
+                                 CURED_REDUCE_BLOCK);
         }
     }
 }
@@ -209,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_only_exact_float_sums_cluster),
         cmocka_unit_test(test_full_cluster_from_64_kib),
         cmocka_unit_test(test_small_sums),
+        cmocka_unit_test(test_one_block_below_64_kib),
         cmocka_unit_test(test_cluster_limits),
         cmocka_unit_test(test_other_kernels_without_clusters),
         cmocka_unit_test(test_check_shape_cluster),
