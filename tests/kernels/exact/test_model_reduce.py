@@ -299,6 +299,8 @@ exact_f32_one_trip f32 std 1500 1 96
 exact_f16_one_trip f16 std 3000 1 96
 exact_f64_one_trip f64 std 700 1 96
 exact_f64_one_trip f64 std 8192 1 1024
+exact_f32_one_trip f32 std 12000 1 768
+exact_f16_one_trip f16 std 30000 1 1024
 exact_f32 f32 edge24 100003 1 256
 exact_f32_one_trip f32 tieS 4096 1 256
 exact_f32_one_trip f32 tieC 4096 1 256
@@ -364,6 +366,8 @@ exact_f32 f32 std 100003 16c16 256 state
 exact_f32_one_trip f32 std 65536 16c16 256 state
 exact_f64 f64 wide 100003 8c4 128 state
 exact_f64_one_trip f64 std 2048 1 256 state
+exact_f32_one_trip f32 std 12000 1 768 state
+exact_f64_one_trip f64 std 8000 1 1024 state
 exact_bf16 bf16 std 100003 4c2 128 state
 exact_f16_one_trip f16 std 32768 4c4 256 state
 """
