@@ -5,7 +5,7 @@
  * elements outside both windows.
  *
  * defines: sacc_ref, sacc_lane_bins, SACC_BIN_BINADES, SACC_LANE_BINS,
- *          SACC_BIN_ADDS_MAX, SACC_BIN_VECTOR, lane_bin, lane_first,
+ *          SACC_BIN_ADDS_MAX, SACC_BIN_VECTOR, lane_bin, lane_id, lane_first,
  *          lane_bins_given, sacc_add64, sacc_add_digit, sacc_add_elem,
  *          sacc_add_scalars, sacc_add_u160, SACC_SEND_WORDS, lane_bins_send,
  *          lane_bins_open, lane_bin_put, lane_bins_close
@@ -73,13 +73,19 @@ __device__ __forceinline__ int64_t &lane_bin(int i)
     return row[i * nt];
 }
 
-/* Whether the calling thread is its warp's lane 0, read (%laneid) where it
- * is used, so that no register holds it through a main loop. */
-__device__ __forceinline__ bool lane_first()
+/* The calling thread's lane, read (%laneid) where it is used, so that no
+ * register holds it through a main loop. */
+__device__ __forceinline__ unsigned lane_id()
 {
     unsigned l;
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
-    return l == 0;
+    return l;
+}
+
+/* Whether the calling thread is its warp's lane 0 (lane_id). */
+__device__ __forceinline__ bool lane_first()
+{
+    return lane_id() == 0;
 }
 
 /* Whether the launch gave the block its bins (dynamic shared memory for
@@ -220,8 +226,7 @@ __device__ inline void lane_bins_send(sacc_ref sacc, bool used)
         carry = v >> 32;
     }
     warp_sum_words<SACC_SEND_WORDS, SACC_SEND_WORDS>(w, sum);
-    unsigned lane, mine = 0;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    unsigned lane = lane_id(), mine = 0;
 #pragma unroll
     for (int j = 0; j < SACC_SEND_WORDS; j++)
         if (lane == (unsigned)j)
