@@ -36,15 +36,18 @@ Data kinds (f32 bits; bf16 takes their top half):
   wide      exponents anywhere below 2^73, signs random: rebases and sacc
   cancel    pairs x, -x of random size, a small one now and then
   sub       subnormals and tiny numbers with a few normal ones
+  lowsub    (f32) subnormals and the eight lowest normal binades, random
+            signs: few enough binades for the one-block short way
   tiny      (f64) subnormals and numbers below 2^-982 (the lowest window,
             which takes the subnormals), each with its negation 64
             elements on, but for a few smallest subnormals: their count
             is the exact sum (n a multiple of 128)
   grow      exponents rising along the array: many rebases, then inf
             (f64: up to binade 2046, no inf)
-  special   an infinity among normal numbers
-  nan       f32 and bf16: a quiet NaN with a payload (f32 0x7fc00001; bf16
-            keeps 0x7fc0) at element n / 3 among normal numbers
+  special   an infinity among normal numbers (at element n / 2; ninf,
+            f16: minus infinity there)
+  nan       a quiet NaN with a payload (f32 0x7fc00001; bf16 keeps 0x7fc0;
+            f16 0x7e01) at element n / 3 among normal numbers
   infsK     +inf at element 0, -inf at element K, normal numbers else: with
             K in the last block's share (the first trip's vector R - 1 of
             R threads: element 4 (R - 1) for f32, 2 (R - 1) for f64), NaN
@@ -59,6 +62,9 @@ Data kinds (f32 bits; bf16 takes their top half):
             but blocks differ (neighbouring blocks: S = 1; blocks 32
             apart, with more than 32 blocks of 32 threads: S = 32), so
             the grid's sum adds block sums on two bases
+  stepup    (f32, one block of 32 threads) binade 150 and 127 in the first
+            trip, then 151, the large ones cancelling across threads: a
+            window that took binade 151 without moving would round
   pos1      positive, one binade: long sums at the window's top
   max       positive, in the top binade: the sum overflows f32 (or not,
             as f64)
@@ -236,6 +242,8 @@ exact_bf16 bf16 grow 50003 2 64
 exact_bf16 bf16 special 50003 3 64
 exact_bf16 bf16 nan 50003 3 64
 exact_bf16 bf16 pos1 262147 1 32
+exact_f32 f32 stepup 16384 1 32 1
+exact_f32 f32 stepup 16384 1 32
 exact_bf16 bf16 edge40 100003 3 64
 exact_bf16 bf16 edge41 100003 3 64
 exact_bf16 bf16 edge80 100003 3 64
@@ -282,11 +290,17 @@ exact_f32_one_trip f32 cancel 28672 7 256
 exact_bf16_one_trip bf16 spread48 2048 1 64
 exact_bf16_one_trip bf16 std 2048 1 64 0 5
 exact_f16_one_trip f16 special 1024 1 32
+exact_f16_one_trip f16 special 1025 1 32 0 1
+exact_f16_one_trip f16 ninf 8190 1 256
+exact_f16_one_trip f16 nan 3003 1 96
+exact_f16_one_trip f16 infs511 2048 1 64
 exact_f16_one_trip f16 std 1000 1 32 0 3
 exact_f64_one_trip f64 wide 2048 2 128
 exact_f32_one_trip f32 std 4096 1 256
 exact_f32_one_trip f32 cancel 4095 1 256
 exact_f32_one_trip f32 sub 4096 1 256 0 1
+exact_f32_one_trip f32 lowsub 4096 1 256
+exact_f32_one_trip f32 lowsub 4093 1 256 1 3
 exact_f32_one_trip f32 warps128 4096 1 256
 exact_f32_one_trip f32 max 4096 1 256
 exact_f32_one_trip f32 max 4096 1 256 1
@@ -427,6 +441,8 @@ def narrow_element(kind, i, n, r, seed):
         return f32_bits(i & 1, rr.randrange(1, 200), rr.getrandbits(23))
     if kind == "sub":
         return f32_bits(r.getrandbits(1), r.choice([0, 0, 1, 2, 30]), r.getrandbits(23))
+    if kind == "lowsub":
+        return f32_bits(r.getrandbits(1), r.randrange(0, 9), r.getrandbits(23))
     if kind == "grow":
         return f32_bits(0, min(254, 10 + (i * 240) // max(n, 1)), r.getrandbits(23))
     if kind == "nan":
@@ -445,6 +461,8 @@ def narrow_element(kind, i, n, r, seed):
         if i < 2:
             return f32_bits(i, 230, 0)
         return f32_bits(0, 24, 0x7FFFFF)
+    if kind == "stepup":
+        return stepup_element(i, seed)
     if kind == "pos1":
         return f32_bits(0, 150, r.getrandbits(23))
     if kind == "max":
@@ -533,6 +551,25 @@ def f64_element(kind, i, n, r, seed):
     raise ValueError(kind)
 
 
+def stepup_element(i, seed):
+    """Element i of stepup (f32, one block of 32 threads, whose trip k reads
+    vectors 128 k .. 128 k + 127, vector v in thread v % 32): in the first
+    trip, the first element of each vector in binade 150, the rest in
+    binade 127 (positive); later, every element in binade 151. The binade
+    150 and 151 elements of threads 2m and 2m + 1 cancel (the same
+    magnitude, signs by the thread's parity), so the exact sum is the
+    binade 127 elements' alone, in units 2^-23; a thread that kept binade
+    151 in the window its first trip set (A's top binade 150) would round
+    them away once its 64 same-signed adds pass 2^53 units."""
+    v = i // 4
+    thread, trip = v % 32, v // 128
+    big = trip > 0 or i % 4 == 0
+    if not big:
+        return f32_bits(0, 127, random.Random(seed * 7919 + i).getrandbits(23) | 1)
+    rr = random.Random(seed * 1000003 + (v - thread % 2) * 4 + i % 4)
+    return f32_bits(thread % 2, 151 if trip > 0 else 150, rr.getrandbits(23))
+
+
 def make_input(dtype, kind, count, seed):
     """count elements of a kind as little-endian bytes."""
     r = random.Random(seed)
@@ -544,8 +581,12 @@ def make_input(dtype, kind, count, seed):
             v = narrow_element(kind, i, count, r, seed)
             out += struct.pack("<I", v) if dtype == "f32" else struct.pack("<H", v >> 16)
         elif dtype == "f16":
-            if kind == "special" and i == count // 2:
-                v = 0x7C00
+            if kind in ("special", "ninf") and i == count // 2:
+                v = 0x7C00 if kind == "special" else 0xFC00
+            elif kind == "nan" and i == count // 3:
+                v = 0x7E01
+            elif kind.startswith("infs") and infinity_at(kind, i, count):
+                v = 0x7C00 if infinity_at(kind, i, count) > 0 else 0xFC00
             elif kind == "tieH":
                 v = 0x7BFF if i < 8200 else 0x5000 if i == 8200 else 1 if i == 8201 else 0
             else:
