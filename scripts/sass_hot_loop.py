@@ -3,7 +3,8 @@
 from its SASS.
 
     scripts/sass_hot_loop.py FILE --kernel SUBSTRING --elems N
-                             [--must REGEX:COUNT ...] [--show]
+                             [--must REGEX:COUNT ...]
+                             [--until REGEX [--after REGEX]] [--pipes] [--show]
 
 FILE is a cubin (disassembled with nvdisasm, found on PATH, in
 /usr/local/cuda/bin or in the nvidia-cuda-nvdisasm wheel) or the text
@@ -18,7 +19,20 @@ conversions), so rare branches (the slow path, the every-N-trips flush)
 are left out. Prints that cycle's instruction count, the count per element
 (N elements per thread per trip), its mix by opcode, and the loop's blocks
 that the cycle skips, with their sizes (the flush's cost is its size over
-its period). Exits 1 when the kernel, the loop or such a cycle is missing.
+its period). With --until, no loop: the instructions from the function's
+start up to the first that matches REGEX (e.g. SHFL.BFLY: a single tile's
+loads and elements before its first shuffle), counted as laid out (every
+branch's code, taken or not); with --after, only those after the last one
+before it that matches that REGEX (e.g. LDG.E.128: the elements' work once
+the loads are issued, where the address arithmetic before them overlaps
+the loads' latency; code laid out after them that does not wait for them,
+such as another load's address, still counts). With --pipes, also the cycles those
+instructions hold each pipe of one SM sub-partition a warp, estimated
+from NVIDIA's throughput table for compute capability 9.0 (results a
+clock an SM, over four sub-partitions; PIPES below), beside the issue
+slots (one an instruction): where enough warps hide the latencies, the
+largest bounds the loop. Exits 1 when the kernel, the loop or such a
+cycle is missing.
 """
 import argparse
 import collections
@@ -34,6 +48,23 @@ INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 LABEL = re.compile(r"^(\.L_x_\d+):")
 TARGET = re.compile(r"`\((\.L_x_\d+)\)")
 FUNC = re.compile(r"^\.text\.(\S+):")
+
+# Cycles a warp instruction holds its pipe on one sub-partition: 32 lanes
+# over (results a clock an SM / 4), by NVIDIA's throughput table for
+# compute capability 9.0: conversions to and from 64-bit types (and the
+# others) 16, DADD/DFMA 64, 32-bit integer add, logic, shift, compare and
+# min/max 64, IMAD 64, FFMA/FADD/FMUL 128. Which opcode takes which pipe is
+# this table's assumption (Nsight Compute's sm__inst_executed_pipe_*
+# metrics can check it); memory, shuffle, vote and branch instructions
+# count as issue slots only.
+PIPES = (
+    ("conversion", 8, re.compile(r"^(F2F|I2F|F2I|FRND)")),
+    ("fp64", 2, re.compile(r"^(DADD|DFMA|DMUL|DSETP|DMNMX)")),
+    ("fmaheavy", 2, re.compile(r"^(IMAD|IMUL)")),
+    ("fma", 1, re.compile(r"^(FFMA|FADD|FMUL|HADD2|HFMA2|HMUL2)")),
+    ("alu", 2, re.compile(r"^(LOP3|SHF|IADD3|VIADD|VIMNMX|IMNMX|ISETP|SEL|LEA|"
+                          r"PLOP3|FMNMX|FSEL|FSETP|PRMT|BMSK|IABS)")),
+)
 
 
 def find_nvdisasm():
@@ -201,6 +232,18 @@ def shortest_cycle(blocks, header, body, musts):
     return None
 
 
+def pipe_cycles(texts):
+    """(issue slots, {pipe: cycles}) of a list of instruction texts."""
+    cycles = collections.Counter()
+    for t in texts:
+        op = opcode(t)
+        for pipe, cost, rx in PIPES:
+            if rx.match(op):
+                cycles[pipe] += cost
+                break
+    return len(texts), cycles
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("file")
@@ -209,6 +252,12 @@ def main():
                     help="elements per thread per trip of the loop")
     ap.add_argument("--must", action="append", default=[],
                     help="REGEX:COUNT the common trip must execute")
+    ap.add_argument("--until", metavar="REGEX",
+                    help="no loop: the code before the first match")
+    ap.add_argument("--after", metavar="REGEX",
+                    help="with --until: only the code after the last match")
+    ap.add_argument("--pipes", action="store_true",
+                    help="the pipes' estimated cycles a warp (PIPES)")
     ap.add_argument("--show", action="store_true", help="print the cycle's code")
     args = ap.parse_args()
     musts = []
@@ -219,6 +268,8 @@ def main():
     if name is None:
         sys.exit(f"sass_hot_loop: no function matching '{args.kernel}'")
     blocks = basic_blocks(lines)
+    if args.until:
+        return prefix_report(name, blocks, re.compile(args.until), args)
     found = hot_loop(blocks)
     if found is None:
         sys.exit(f"sass_hot_loop: {name}: no loop")
@@ -239,10 +290,55 @@ def main():
         print("  blocks of the loop off that trip (start: size): " +
               ", ".join(f"{blocks[k]['start']:#06x}: {len(blocks[k]['instrs'])}"
                         for k in skipped))
+    texts = [t for k in cycle for _, t in blocks[k]["instrs"]]
+    if args.pipes:
+        print_pipes(texts)
     if args.show:
         for k in cycle:
             for addr, t in blocks[k]["instrs"]:
                 print(f"    {addr:#06x}  {t}")
+    return 0
+
+
+def print_pipes(texts):
+    """The issue slots and each pipe's estimated cycles, one line."""
+    issue, cycles = pipe_cycles(texts)
+    print(f"  pipes, cycles a warp on one sub-partition: issue {issue}, " +
+          ", ".join(f"{p} {cycles[p]}" for p, _, _ in PIPES))
+
+
+def prefix_report(name, blocks, until, args):
+    """The --until report: the code before the first match, as laid out."""
+    texts = []
+    for b in blocks:
+        for addr, t in b["instrs"]:
+            if until.search(t):
+                break
+            texts.append(t)
+        else:
+            continue
+        break
+    else:
+        sys.exit(f"sass_hot_loop: {name}: nothing matches '{until.pattern}'")
+    where = f"before '{until.pattern}'"
+    if args.after:
+        after = re.compile(args.after)
+        last = max((i for i, t in enumerate(texts) if after.search(t)), default=None)
+        if last is None:
+            sys.exit(f"sass_hot_loop: {name}: nothing before '{until.pattern}' "
+                     f"matches '{args.after}'")
+        texts = texts[last + 1:]
+        where = f"after the last '{args.after}' " + where
+    mix = collections.Counter(opcode(t).split(".")[0] for t in texts)
+    print(f"{name}")
+    print(f"  {where}: {len(texts)} instructions, {args.elems} "
+          f"elements: {len(texts) / args.elems:.2f} per element")
+    print("  mix: " + ", ".join(f"{op} {n}" for op, n in mix.most_common()))
+    if args.pipes:
+        print_pipes(texts)
+    if args.show:
+        for t in texts:
+            print(f"    {t}")
     return 0
 
 
