@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""sass_hot_loop.py - instructions per element in a kernel's hot loop, read
-from its SASS.
+"""sass_hot_loop.py - instructions per element in a kernel's hot loop (or a
+span of its straight code), read from its SASS.
 
     scripts/sass_hot_loop.py FILE --kernel SUBSTRING --elems N
                              [--must REGEX:COUNT ...]
@@ -26,13 +26,13 @@ branch's code, taken or not); with --after, only those after the last one
 before it that matches that REGEX (e.g. LDG.E.128: the elements' work once
 the loads are issued, where the address arithmetic before them overlaps
 the loads' latency; code laid out after them that does not wait for them,
-such as another load's address, still counts). With --pipes, also the cycles those
-instructions hold each pipe of one SM sub-partition a warp, estimated
-from NVIDIA's throughput table for compute capability 9.0 (results a
-clock an SM, over four sub-partitions; PIPES below), beside the issue
-slots (one an instruction): where enough warps hide the latencies, the
-largest bounds the loop. Exits 1 when the kernel, the loop or such a
-cycle is missing.
+such as another load's address, still counts). With --pipes, also the
+cycles those instructions hold each pipe of one SM sub-partition a warp,
+estimated from NVIDIA's throughput table for compute capability 9.0
+(results a clock an SM, over four sub-partitions; PIPES below), beside
+the issue slots (one an instruction): where enough warps hide the
+latencies, the largest bounds the code. Exits 1 when the kernel, the
+loop, such a cycle or the --until instruction is missing.
 """
 import argparse
 import collections
