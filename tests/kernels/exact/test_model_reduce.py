@@ -255,6 +255,10 @@ exact_bf16 bf16 high252.14 100003 3 64
 exact_f16 f16 std 100003 7 256
 exact_f16 f16 std 100003 3 64 0 3
 exact_f16 f16 special 100003 7 256
+exact_f16 f16 ninf 100003 7 256
+exact_f16 f16 nan 100005 3 64
+exact_f16 f16 infs4095 100003 3 64
+exact_f16 f16 infs4095 100003 3 64 0 2
 exact_f64 f64 std 0 1 32
 exact_f64 f64 std 7 2 32 0 1
 exact_f64 f64 std 100003 7 256
