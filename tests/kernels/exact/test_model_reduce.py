@@ -64,7 +64,8 @@ Data kinds (f32 bits; bf16 takes their top half):
             the grid's sum adds block sums on two bases
   stepup    (f32, one block of 32 threads) binade 150 and 127 in the first
             trip, then 151, the large ones cancelling across threads: a
-            window that took binade 151 without moving would round
+            window that took binade 151 without moving would round the
+            small ones away
   pos1      positive, one binade: long sums at the window's top
   max       positive, in the top binade: the sum overflows f32 (or not,
             as f64)
