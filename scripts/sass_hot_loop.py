@@ -260,6 +260,8 @@ def main():
                     help="the pipes' estimated cycles a warp (PIPES)")
     ap.add_argument("--show", action="store_true", help="print the cycle's code")
     args = ap.parse_args()
+    if args.after and not args.until:
+        ap.error("--after needs --until")
     musts = []
     for m in args.must:
         rx, _, count = m.rpartition(":")

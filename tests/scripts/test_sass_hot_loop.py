@@ -10,7 +10,8 @@ cycle that meets --must: 9 instructions without the FFMA, 10 with it), the
 pipes' estimated cycles (a conversion 8, a DADD 2, each integer
 instruction 2, an FFMA 1, an IMAD 2), the --until and --after spans, and
 that a missing kernel or an --until that nothing matches exits 1 with a
-message. Exits 1 on any mismatch.
+message, and --after without --until exits 2 (a usage error). Exits 1 on
+any mismatch.
 """
 import argparse
 import os
@@ -47,6 +48,7 @@ def main():
         (("--kernel", "nosuch"), 1, ["no function matching 'nosuch'"]),
         (("--kernel", "kern", "--until", "BAR.SYNC"), 1,
          ["nothing matches 'BAR.SYNC'"]),
+        (("--kernel", "kern", "--after", "LDG"), 2, ["--after needs --until"]),
     ]
     bad = 0
     for argv, status, wants in cases:
