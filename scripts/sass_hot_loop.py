@@ -279,20 +279,15 @@ def main():
     cycle = shortest_cycle(blocks, header, body, musts)
     if cycle is None:
         sys.exit(f"sass_hot_loop: {name}: no cycle meets the --must counts")
-    total = sum(len(blocks[k]["instrs"]) for k in cycle)
-    mix = collections.Counter(opcode(t).split(".")[0] for k in cycle
-                              for _, t in blocks[k]["instrs"])
+    texts = [t for k in cycle for _, t in blocks[k]["instrs"]]
     print(f"{name}")
     print(f"  hot loop: {len(body)} blocks, header at {blocks[header]['start']:#06x}")
-    print(f"  common trip: {total} instructions, {args.elems} elements: "
-          f"{total / args.elems:.2f} per element")
-    print("  mix: " + ", ".join(f"{op} {n}" for op, n in mix.most_common()))
+    print_counts("common trip", texts, args.elems)
     skipped = sorted(k for k in body if k not in cycle)
     if skipped:
         print("  blocks of the loop off that trip (start: size): " +
               ", ".join(f"{blocks[k]['start']:#06x}: {len(blocks[k]['instrs'])}"
                         for k in skipped))
-    texts = [t for k in cycle for _, t in blocks[k]["instrs"]]
     if args.pipes:
         print_pipes(texts)
     if args.show:
@@ -300,6 +295,14 @@ def main():
             for addr, t in blocks[k]["instrs"]:
                 print(f"    {addr:#06x}  {t}")
     return 0
+
+
+def print_counts(what, texts, elems):
+    """The instructions' count, per element, and their mix by opcode."""
+    mix = collections.Counter(opcode(t).split(".")[0] for t in texts)
+    print(f"  {what}: {len(texts)} instructions, {elems} elements: "
+          f"{len(texts) / elems:.2f} per element")
+    print("  mix: " + ", ".join(f"{op} {n}" for op, n in mix.most_common()))
 
 
 def print_pipes(texts):
@@ -311,17 +314,11 @@ def print_pipes(texts):
 
 def prefix_report(name, blocks, until, args):
     """The --until report: the code before the first match, as laid out."""
-    texts = []
-    for b in blocks:
-        for addr, t in b["instrs"]:
-            if until.search(t):
-                break
-            texts.append(t)
-        else:
-            continue
-        break
-    else:
+    laid_out = [t for b in blocks for _, t in b["instrs"]]
+    first = next((i for i, t in enumerate(laid_out) if until.search(t)), None)
+    if first is None:
         sys.exit(f"sass_hot_loop: {name}: nothing matches '{until.pattern}'")
+    texts = laid_out[:first]
     where = f"before '{until.pattern}'"
     if args.after:
         after = re.compile(args.after)
@@ -331,11 +328,8 @@ def prefix_report(name, blocks, until, args):
                      f"matches '{args.after}'")
         texts = texts[last + 1:]
         where = f"after the last '{args.after}' " + where
-    mix = collections.Counter(opcode(t).split(".")[0] for t in texts)
     print(f"{name}")
-    print(f"  {where}: {len(texts)} instructions, {args.elems} "
-          f"elements: {len(texts) / args.elems:.2f} per element")
-    print("  mix: " + ", ".join(f"{op} {n}" for op, n in mix.most_common()))
+    print_counts(where, texts, args.elems)
     if args.pipes:
         print_pipes(texts)
     if args.show:

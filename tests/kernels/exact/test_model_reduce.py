@@ -575,6 +575,21 @@ def stepup_element(i, seed):
     return f32_bits(thread % 2, 151 if trip > 0 else 150, rr.getrandbits(23))
 
 
+def f16_element(kind, i, n, r):
+    """The f16 bits of element i of a kind (std otherwise: any finite f16,
+    random sign, exponent and fraction)."""
+    if kind in ("special", "ninf") and i == n // 2:
+        return 0x7C00 if kind == "special" else 0xFC00
+    if kind == "nan" and i == n // 3:
+        return 0x7E01
+    inf = infinity_at(kind, i, n) if kind.startswith("infs") else 0
+    if inf:
+        return 0x7C00 if inf > 0 else 0xFC00
+    if kind == "tieH":
+        return 0x7BFF if i < 8200 else 0x5000 if i == 8200 else 1 if i == 8201 else 0
+    return (r.getrandbits(1) << 15) | (r.randrange(0, 31) << 10) | r.getrandbits(10)
+
+
 def make_input(dtype, kind, count, seed):
     """count elements of a kind as little-endian bytes."""
     r = random.Random(seed)
@@ -586,17 +601,7 @@ def make_input(dtype, kind, count, seed):
             v = narrow_element(kind, i, count, r, seed)
             out += struct.pack("<I", v) if dtype == "f32" else struct.pack("<H", v >> 16)
         elif dtype == "f16":
-            if kind in ("special", "ninf") and i == count // 2:
-                v = 0x7C00 if kind == "special" else 0xFC00
-            elif kind == "nan" and i == count // 3:
-                v = 0x7E01
-            elif kind.startswith("infs") and infinity_at(kind, i, count):
-                v = 0x7C00 if infinity_at(kind, i, count) > 0 else 0xFC00
-            elif kind == "tieH":
-                v = 0x7BFF if i < 8200 else 0x5000 if i == 8200 else 1 if i == 8201 else 0
-            else:
-                v = (r.getrandbits(1) << 15) | (r.randrange(0, 31) << 10) | r.getrandbits(10)
-            out += struct.pack("<H", v)
+            out += struct.pack("<H", f16_element(kind, i, count, r))
         elif dtype == "f64":
             out += struct.pack("<Q", f64_element(kind, i, count, r, seed))
         else:
