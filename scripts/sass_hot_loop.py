@@ -82,17 +82,52 @@ def find_nvdisasm():
 
 
 def read_sass(path):
-    """The disassembly text of a cubin, or the file itself if it is text."""
-    with open(path, "rb") as f:
-        head = f.read(4)
-    if head != b"\x7fELF":
-        with open(path) as f:
-            return f.read()
+    """The disassembly text of a cubin, or the file itself if it is text;
+    exits 1 with a message where it cannot be read or disassembled."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+        if head != b"\x7fELF":
+            with open(path, errors="replace") as f:
+                return f.read()
+    except OSError as e:
+        sys.exit(f"sass_hot_loop: cannot read '{path}': {e.strerror}")
     tool = find_nvdisasm()
     if tool is None:
         sys.exit("sass_hot_loop: no nvdisasm (pip install nvidia-cuda-nvdisasm)")
-    return subprocess.run([tool, "-c", path], check=True, capture_output=True,
-                          text=True).stdout
+    p = subprocess.run([tool, "-c", path], capture_output=True, text=True)
+    if p.returncode != 0:
+        said = p.stderr.strip().splitlines()
+        sys.exit(f"sass_hot_loop: nvdisasm cannot read '{path}'" +
+                 (f": {said[-1]}" if said else ""))
+    return p.stdout
+
+
+def positive_int(text):
+    """argparse's type for --elems: a whole number above 0."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number above 0")
+    return n
+
+
+def regex(text):
+    """argparse's type for a REGEX argument: compiled."""
+    try:
+        return re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a regular expression ({e})")
+
+
+def must(text):
+    """argparse's type for --must: (compiled REGEX, COUNT) of REGEX:COUNT."""
+    rx, sep, count = text.rpartition(":")
+    if not sep or not rx:
+        raise argparse.ArgumentTypeError(f"'{text}' is not REGEX:COUNT (e.g. 'F2F.F64:16')")
+    return regex(rx), positive_int(count)
 
 
 def function_lines(text, substring):
@@ -248,13 +283,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("file")
     ap.add_argument("--kernel", required=True)
-    ap.add_argument("--elems", type=int, required=True,
+    ap.add_argument("--elems", type=positive_int, required=True,
                     help="elements per thread per trip of the loop")
-    ap.add_argument("--must", action="append", default=[],
+    ap.add_argument("--must", type=must, action="append", default=[],
                     help="REGEX:COUNT the common trip must execute")
-    ap.add_argument("--until", metavar="REGEX",
+    ap.add_argument("--until", type=regex, metavar="REGEX",
                     help="no loop: the code before the first match")
-    ap.add_argument("--after", metavar="REGEX",
+    ap.add_argument("--after", type=regex, metavar="REGEX",
                     help="with --until: only the code after the last match")
     ap.add_argument("--pipes", action="store_true",
                     help="the pipes' estimated cycles a warp (PIPES)")
@@ -262,21 +297,17 @@ def main():
     args = ap.parse_args()
     if args.after and not args.until:
         ap.error("--after needs --until")
-    musts = []
-    for m in args.must:
-        rx, _, count = m.rpartition(":")
-        musts.append((re.compile(rx), int(count)))
     name, lines = function_lines(read_sass(args.file), args.kernel)
     if name is None:
         sys.exit(f"sass_hot_loop: no function matching '{args.kernel}'")
     blocks = basic_blocks(lines)
     if args.until:
-        return prefix_report(name, blocks, re.compile(args.until), args)
+        return prefix_report(name, blocks, args.until, args)
     found = hot_loop(blocks)
     if found is None:
         sys.exit(f"sass_hot_loop: {name}: no loop")
     header, body = found
-    cycle = shortest_cycle(blocks, header, body, musts)
+    cycle = shortest_cycle(blocks, header, body, args.must)
     if cycle is None:
         sys.exit(f"sass_hot_loop: {name}: no cycle meets the --must counts")
     texts = [t for k in cycle for _, t in blocks[k]["instrs"]]
@@ -321,13 +352,12 @@ def prefix_report(name, blocks, until, args):
     texts = laid_out[:first]
     where = f"before '{until.pattern}'"
     if args.after:
-        after = re.compile(args.after)
-        last = max((i for i, t in enumerate(texts) if after.search(t)), default=None)
+        last = max((i for i, t in enumerate(texts) if args.after.search(t)), default=None)
         if last is None:
             sys.exit(f"sass_hot_loop: {name}: nothing before '{until.pattern}' "
-                     f"matches '{args.after}'")
+                     f"matches '{args.after.pattern}'")
         texts = texts[last + 1:]
-        where = f"after the last '{args.after}' " + where
+        where = f"after the last '{args.after.pattern}' " + where
     print(f"{name}")
     print_counts(where, texts, args.elems)
     if args.pipes:

@@ -10,8 +10,9 @@ cycle that meets --must: 9 instructions without the FFMA, 10 with it), the
 pipes' estimated cycles (a conversion 8, a DADD 2, each integer
 instruction 2, an FFMA 1, an IMAD 2), the --until and --after spans, and
 that a missing kernel or an --until that nothing matches exits 1 with a
-message, and --after without --until exits 2 (a usage error). Exits 1 on
-any mismatch.
+message, as does a missing file; --after without --until, a --must that
+is not REGEX:COUNT and a regular expression that does not compile exit 2
+(usage errors). Exits 1 on any mismatch.
 """
 import argparse
 import os
@@ -19,9 +20,9 @@ import subprocess
 import sys
 
 
-def run(script, fixture, *args):
-    """(exit status, stdout + stderr) of the script on the fixture."""
-    p = subprocess.run([sys.executable, script, fixture, "--elems", "4", *args],
+def run(script, sass, *args):
+    """(exit status, stdout + stderr) of the script on the SASS file."""
+    p = subprocess.run([sys.executable, script, sass, "--elems", "4", *args],
                        capture_output=True, text=True)
     return p.returncode, p.stdout + p.stderr
 
@@ -49,7 +50,10 @@ def main():
         (("--kernel", "kern", "--until", "BAR.SYNC"), 1,
          ["nothing matches 'BAR.SYNC'"]),
         (("--kernel", "kern", "--after", "LDG"), 2, ["--after needs --until"]),
+        (("--kernel", "kern", "--must", "F2F"), 2, ["'F2F' is not REGEX:COUNT"]),
+        (("--kernel", "kern", "--until", "("), 2, ["'(' is not a regular expression"]),
     ]
+    nosuch = os.path.join(os.path.dirname(fixture), "nosuch.sass")
     bad = 0
     for argv, status, wants in cases:
         got_status, out = run(script, fixture, *argv)
@@ -58,6 +62,11 @@ def main():
         bad += not ok
         print(f"{'ok ' if ok else 'BAD'} {' '.join(argv)}: exit {got_status}"
               + (f", missing {missing!r} in:\n{out}" if missing else ""))
+    got_status, out = run(script, nosuch, "--kernel", "kern")
+    ok = got_status == 1 and f"cannot read '{nosuch}'" in out
+    bad += not ok
+    print(f"{'ok ' if ok else 'BAD'} a missing file: exit {got_status}" +
+          ("" if ok else f", said:\n{out}"))
     print(f"test_sass_hot_loop: {bad} mismatches")
     return 1 if bad else 0
 
