@@ -31,8 +31,9 @@ cycles those instructions hold each pipe of one SM sub-partition a warp,
 estimated from NVIDIA's throughput table for compute capability 9.0
 (results a clock an SM, over four sub-partitions; PIPES below), beside
 the issue slots (one an instruction): where enough warps hide the
-latencies, the largest bounds the code. Exits 1 when the kernel, the
-loop, such a cycle or the --until instruction is missing.
+latencies, the largest bounds the code. Exits 1 when the file cannot be
+read or the kernel, the loop, such a cycle or the --until instruction is
+missing, 2 on bad usage.
 """
 import argparse
 import collections
