@@ -1,16 +1,20 @@
 # ab-variants.sh - the builds behind an A/B on the GPU machine, sourced by
-# gpu-ab.sh and gpu-ncu-ab.sh (not run on its own): A is the tree as it is,
-# built in build/ (kept between device calls); each variant is a copy of
-# the tree in ${ab_dir}/NAME, patched (one variant per --patch, letters b,
-# c, d) or, with no patch, one variant b, built with the extra CUDA flags.
+# gpu-ab.sh, gpu-ncu-ab.sh and ab-prebuild.sh (not run on its own): A is
+# the tree as it is, built in build/ (kept between device calls); each
+# variant is a copy of the tree in ${ab_dir}/NAME, patched (one variant per
+# --patch, letters b, c, d) or, with no patch, one variant b, built with
+# the extra CUDA flags. With a pack from ab-prebuild.sh (--prebuilt DIR),
+# A and the variants are that pack's builds, made on another machine,
+# unpacked into ${ab_dir}/NAME/build; nothing is compiled.
 #
 # The sourcing script sets: out (the log folder), ab_dir, flags (extra
 # CMAKE_CUDA_FLAGS for the variants, may be empty), patches (an array of
-# patch files, at most three), targets (an array of the build targets).
+# patch files, at most three), targets (an array of the build targets),
+# prebuilt (the pack's folder, empty to build here).
 # ab_check_variants checks flags and patches, ab_positive a count;
 # ab_build_all sets names (a, then the variants' letters) and exits 1 when
-# a copy, a patch or a build fails; ab_run_checks runs each build's GPU
-# test.
+# a copy, a patch, a build or the pack fails; ab_run_checks runs each
+# build's GPU test.
 
 # ab_check_variants SCRIPT: whether the variants' options make sense
 # (--flags or at least one --patch; at most three patches, each readable);
@@ -48,34 +52,93 @@ ab_build() {
     { tail -20 "$log"; echo "ab: build $1 failed ($log)" >&2; exit 1; }
 }
 
-# ab_variant NAME [PATCH]: a copy of the tree in $ab_dir/NAME, patched,
-# built with the flags.
-ab_variant() {
+# ab_copy NAME [PATCH]: a copy of the tree in $ab_dir/NAME, patched;
+# exits 1 when the copy or the patch fails.
+ab_copy() {
   local dir="$ab_dir/$1"
   rm -rf "$dir" && mkdir -p "$dir" &&
-    cp -r CMakeLists.txt cmake include src tests scripts examples docs "$dir"/ ||
+    cp -r CMakeLists.txt README.md cmake include src tests scripts examples docs "$dir"/ ||
     { echo "ab: cannot copy the tree to $dir" >&2; exit 1; }
   if [ -n "${2:-}" ]; then
-    patch -d "$dir" -p1 < "$2" > "$out/patch-$1.log" 2>&1 ||
+    patch --batch -d "$dir" -p1 < "$2" > "$out/patch-$1.log" 2>&1 ||
       { cat "$out/patch-$1.log"; echo "ab: the patch $2 does not apply" >&2; exit 1; }
   fi
-  ab_build "$1" "$dir" "$dir/build" "$flags"
 }
 
-# ab_build_all: A, then the variants; names gets their letters.
-ab_build_all() {
-  ab_build a . build
-  names=(a)
+# ab_variant NAME [PATCH]: ab_copy, built with the flags.
+ab_variant() {
+  ab_copy "$@"
+  ab_build "$1" "$ab_dir/$1" "$ab_dir/$1/build" "$flags"
+}
+
+# ab_variant_names: names gets a, then the variants' letters (b, or one
+# letter per patch).
+ab_variant_names() {
+  names=(a b c d)
   if [ ${#patches[@]} -eq 0 ]; then
-    ab_variant b
-    names+=(b)
+    names=(a b)
   else
-    local letters=(b c d) i
-    for i in "${!patches[@]}"; do
-      ab_variant "${letters[$i]}" "${patches[$i]}"
-      names+=("${letters[$i]}")
-    done
+    names=("${names[@]:0:$((1 + ${#patches[@]}))}")
   fi
+}
+
+# ab_build_all: A, then the variants; names gets their letters. With
+# prebuilt set, the pack's builds instead (ab_unpack).
+ab_build_all() {
+  ab_variant_names
+  if [ -n "${prebuilt:-}" ]; then
+    ab_unpack "$prebuilt"
+    return
+  fi
+  ab_build a . build
+  local v i=0
+  for v in "${names[@]:1}"; do
+    ab_variant "$v" "${patches[$i]:-}"
+    i=$((i + 1))
+  done
+}
+
+# ab_tree_hash: a hash of the files a build is made of (CMakeLists.txt,
+# cmake, include, src, tests, less what git ignores there), the same on
+# this machine and on the GPU machine's copy of the tree.
+ab_tree_hash() {
+  find CMakeLists.txt cmake include src tests -type f ! -path '*/__pycache__/*' \
+    ! -name '*.o' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
+}
+
+# ab_manifest: what a pack's builds are, one line each: the tree's hash,
+# the flags, each patch's hash in order.
+ab_manifest() {
+  echo "tree $(ab_tree_hash)"
+  echo "flags $flags"
+  local p
+  for p in "${patches[@]}"; do
+    echo "patch $(sha256sum < "$p" | cut -c1-16)"
+  done
+}
+
+# ab_unpack DIR: the builds of ab-prebuild.sh's pack in DIR into
+# $ab_dir/NAME/build, after checking that its manifest is this tree's and
+# these variants' (ab_manifest; the lines starting with # are notes);
+# exits 1 when it is not, or the pack cannot be read.
+ab_unpack() {
+  local want have
+  want=$(ab_manifest)
+  have=$(grep -v '^#' "$1/manifest" 2>/dev/null) ||
+    { echo "ab: no pack in '$1' (scripts/ab-prebuild.sh makes one)" >&2; exit 1; }
+  if [ "$want" != "$have" ]; then
+    { echo "ab: the pack in '$1' was built from another tree or other variants (<: the pack's, >: here):"
+      diff <(echo "$have") <(echo "$want") | sed 's/^/  /'
+      echo "ab: make it again with scripts/ab-prebuild.sh and the same --flags/--patch"
+    } >&2
+    exit 1
+  fi
+  local v
+  for v in "${names[@]}"; do rm -rf "${ab_dir:?}/$v"; done
+  mkdir -p "$ab_dir" && tar -xzf "$1/builds.tar.gz" -C "$ab_dir" ||
+    { echo "ab: cannot unpack $1/builds.tar.gz into $ab_dir" >&2; exit 1; }
+  echo "ab: the builds of the pack in $1:"
+  grep '^#' "$1/manifest" | sed 's/^# */  /'
 }
 
 # ab_run_checks SCRIPT: every build's test_gpu_reduce (built when targets
@@ -97,5 +160,5 @@ ab_run_checks() {
 
 # ab_dir_of NAME: the build folder of variant NAME.
 ab_dir_of() {
-  if [ "$1" = a ]; then echo build; else echo "$ab_dir/$1/build"; fi
+  if [ "$1" = a ] && [ -z "${prebuilt:-}" ]; then echo build; else echo "$ab_dir/$1/build"; fi
 }

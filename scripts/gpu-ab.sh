@@ -6,7 +6,7 @@
 # beside CUB's and the read kernel's.
 #
 #   scripts/gpu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE]... [--rounds N]
-#                     [--check] [-- BENCH-API ARGS]
+#                     [--check] [--prebuilt DIR] [-- BENCH-API ARGS]
 #
 #   --flags   added to every variant's CMAKE_CUDA_FLAGS (a -D switch, e.g.
 #             "-DCURED_REDUCE_DEPENDENT_LAUNCH=0")
@@ -17,24 +17,27 @@
 #   --check   also build test_gpu_reduce in every build and run it (forced
 #             shapes, clusters included, against the CPU path's bits)
 #             before any bench: a variant that fails is not timed
+#   --prebuilt  the builds of scripts/ab-prebuild.sh's pack in DIR (made
+#             on another machine with the same --flags/--patch, DIR
+#             carried here) rather than compiled here
 #   after --  `cured bench --api` arguments (default: --dtype f32,f64
 #             --min-log2 10 --max-log2 30)
 #
 # At least one of --flags and --patch (no patch: one variant B with the
 # flags). A builds in build/ (kept between device calls), variant X in
-# ${AB_DIR:-/tmp/cured-ab}/X. Logs and the CSVs under ${OUT:-out}/ab/. The
-# table: per dtype, mode and n, cured's median of A's rounds and of each
-# variant's, A/X (above 1: X faster) and how far apart the rounds were
-# (rng%), CUB's and the read kernel's in A's rounds (they show how much the
-# machine moved). Exits 1 when a build, a check or a bench fails, 2 on bad
-# usage.
+# ${AB_DIR:-/tmp/cured-ab}/X (with --prebuilt, A's unpacks there too, as
+# X = a). Logs and the CSVs under ${OUT:-out}/ab/. The table: per dtype,
+# mode and n, cured's median of A's rounds and of each variant's, A/X
+# (above 1: X faster) and how far apart the rounds were (rng%), CUB's and
+# the read kernel's in A's rounds (they show how much the machine moved).
+# Exits 1 when a build, a pack, a check or a bench fails, 2 on bad usage.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/ab-variants.sh
 . scripts/ab-variants.sh
-usage() { sed -n '8,21p' "$0" >&2; exit 2; }
+usage() { sed -n '8,24p' "$0" >&2; exit 2; }
 
-flags="" rounds=2 check=0
+flags="" rounds=2 check=0 prebuilt=""
 patches=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
     --patch) [ $# -ge 2 ] || usage; patches+=("$2"); shift 2 ;;
     --rounds) [ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
     --check) check=1; shift ;;
+    --prebuilt) [ $# -ge 2 ] || usage; prebuilt=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-ab: unknown argument '$1'" >&2; usage ;;
   esac
@@ -63,7 +67,7 @@ t0=$SECONDS
 # A and the variants (ab-variants.sh)
 targets=(cured_cli "${check_target[@]}")
 ab_build_all
-echo "gpu-ab: builds done in $((SECONDS - t0)) s"
+echo "gpu-ab: builds ${prebuilt:+unpacked from $prebuilt, }ready in $((SECONDS - t0)) s"
 
 # --check: each build's test_gpu_reduce (exit 77: no GPU, a skip)
 if [ "$check" = 1 ]; then

@@ -8,9 +8,13 @@
 #
 #   scripts/gpu-ncu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE]...
 #                         [--launches N] [--cold] [--kernel REGEX]
-#                         [--check] [-- [KIND:]DTYPE:LOG2N ...]
+#                         [--check] [--prebuilt DIR]
+#                         [-- [KIND:]DTYPE:LOG2N ...]
 #
 #   --flags, --patch  the variants, as in gpu-ab.sh (--patch at most three)
+#   --prebuilt  the builds of scripts/ab-prebuild.sh's pack in DIR (made
+#               on another machine with the same --flags/--patch, DIR
+#               carried here) rather than compiled here
 #   --check     each build's test_gpu_reduce first, as in gpu-ab.sh (a
 #               variant that fails it is not profiled)
 #   --launches  kernels timed per profile (default 15, after 20 skipped)
@@ -30,15 +34,15 @@
 # CPU's bits; built as the check is). The table: per case
 # and build the median, minimum and maximum over the launches of both
 # profiles (ns), and A's median over each variant's (above 1: the variant
-# is faster). Logs under ${OUT:-out}/ncu-ab/. Exits 1 when a build, a
+# is faster). Logs under ${OUT:-out}/ncu-ab/. Exits 1 when a build, a pack, a
 # check or a profile fails, 2 on bad usage or without ncu.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/ab-variants.sh
 . scripts/ab-variants.sh
-usage() { sed -n '9,24p' "$0" >&2; exit 2; }
+usage() { sed -n '9,28p' "$0" >&2; exit 2; }
 
-flags="" launches=15 cache=none regex=exact_sum check=0
+flags="" launches=15 cache=none regex=exact_sum check=0 prebuilt=""
 patches=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,6 +52,7 @@ while [ $# -gt 0 ]; do
     --cold) cache=all; shift ;;
     --kernel) [ $# -ge 2 ] || usage; regex=$2; shift 2 ;;
     --check) check=1; shift ;;
+    --prebuilt) [ $# -ge 2 ] || usage; prebuilt=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-ncu-ab: unknown argument '$1'" >&2; usage ;;
   esac
@@ -85,7 +90,7 @@ t0=$SECONDS
 targets=(cured_cli)
 [ "$check" = 1 ] || [ "$kinds" = 1 ] && targets+=(test_gpu_reduce)
 ab_build_all
-echo "gpu-ncu-ab: builds done in $((SECONDS - t0)) s"
+echo "gpu-ncu-ab: builds ${prebuilt:+unpacked from $prebuilt, }ready in $((SECONDS - t0)) s"
 [ "$check" = 1 ] && ab_run_checks gpu-ncu-ab
 
 # profile VARIANT KIND DTYPE LOG2N REP: the durations (ns) of the
