@@ -8,7 +8,7 @@
 #
 #   scripts/gpu-ncu-ab.sh [--flags "CUDA FLAGS"] [--patch FILE]...
 #                         [--launches N] [--cold] [--kernel REGEX]
-#                         [--check] [--prebuilt DIR]
+#                         [--check] [--prebuilt DIR] [--metrics LIST]
 #                         [-- [KIND:]DTYPE:LOG2N ...]
 #
 #   --flags, --patch  the variants, as in gpu-ab.sh (--patch at most three)
@@ -21,6 +21,11 @@
 #   --cold      Nsight Compute flushes the caches before each kernel
 #               (default: not, the input warm in L2 as in back-to-back calls)
 #   --kernel    the kernel-name regex (default exact_sum: the float sums)
+#   --metrics   Nsight Compute metrics (comma-separated, e.g. the pipes'
+#               sm__inst_executed_pipe_fp64.sum) read in a profile of their
+#               own per build and case (3 launches after 20), apart from
+#               the timed ones, whose replays they would disturb; a second
+#               table gives each one's median per launch and build
 #   after --    the cases, e.g. f32:14 (default: f32:13 f32:14 f32:16
 #               f64:14 f16:15 f32:20 f32:24), or with a data kind of
 #               tests/gpu/reduce_fill.cuh (standard, spread48, wide, ...),
@@ -40,9 +45,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/ab-variants.sh
 . scripts/ab-variants.sh
-usage() { sed -n '9,28p' "$0" >&2; exit 2; }
+usage() { sed -n '9,33p' "$0" >&2; exit 2; }
 
-flags="" launches=15 cache=none regex=exact_sum check=0 prebuilt=""
+flags="" launches=15 cache=none regex=exact_sum check=0 prebuilt="" metrics=""
 patches=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -53,6 +58,7 @@ while [ $# -gt 0 ]; do
     --kernel) [ $# -ge 2 ] || usage; regex=$2; shift 2 ;;
     --check) check=1; shift ;;
     --prebuilt) [ $# -ge 2 ] || usage; prebuilt=$2; shift 2 ;;
+    --metrics) [ $# -ge 2 ] || usage; metrics=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-ncu-ab: unknown argument '$1'" >&2; usage ;;
   esac
@@ -93,19 +99,20 @@ ab_build_all
 echo "gpu-ncu-ab: builds ${prebuilt:+unpacked from $prebuilt, }ready in $((SECONDS - t0)) s"
 [ "$check" = 1 ] && ab_run_checks gpu-ncu-ab
 
-# profile VARIANT KIND DTYPE LOG2N REP: the durations (ns) of the
-# kernel's launches into $out/VARIANT.DTYPE[-KIND].LOG2N.REP.csv (ncu's
-# CSV as it is); KIND empty: the bench's launches.
+# profile VARIANT KIND DTYPE LOG2N REP [METRICS COUNT]: the durations (ns)
+# of the kernel's launches into $out/VARIANT.DTYPE[-KIND].LOG2N.REP.csv
+# (ncu's CSV as it is); KIND empty: the bench's launches. With METRICS,
+# those metrics of COUNT launches instead.
 profile() {
-  local id="$3${2:+-$2}" dir
+  local id="$3${2:+-$2}" dir what=${6:-gpu__time_duration.sum} count=${7:-$launches}
   local f="$out/$1.$id.$4.$5.csv" log="$out/$1.$id.$4.$5.log"
   dir=$(ab_dir_of "$1")
   local run=("$dir/cured" bench --api --dtype "$3" --min-log2 "$4" --max-log2 "$4"
              --runs 5 --target-ms 1)
   [ -n "$2" ] && run=("$dir/tests/gpu/test_gpu_reduce" --kind "$2"
-                      --repeat $((20 + launches)) --one sum "$3" $((1 << $4)) 0)
+                      --repeat $((20 + count)) --one sum "$3" $((1 << $4)) 0)
   ncu --clock-control none --cache-control "$cache" --kernel-name "regex:$regex" \
-    --launch-skip 20 --launch-count "$launches" --metrics gpu__time_duration.sum --csv \
+    --launch-skip 20 --launch-count "$count" --metrics "$what" --csv \
     "${run[@]}" > "$f" 2> "$log" ||
     { tail -3 "$log"; echo "gpu-ncu-ab: ncu failed for $1 $id 2^$4" >&2; return 1; }
 }
@@ -118,22 +125,30 @@ for c in "${cases[@]}"; do
       profile "$v" "$kind" "$dt" "$lg" "$rep" || status=1
     done
   done
+  if [ -n "$metrics" ]; then
+    for v in "${names[@]}"; do
+      profile "$v" "$kind" "$dt" "$lg" metrics "$metrics" 3 || status=1
+    done
+  fi
 done
 echo "gpu-ncu-ab: profiles done in $((SECONDS - t0)) s"
 
-python3 - "$out" "$cache" "${names[@]}" <<'PY'
+python3 - "$out" "$cache" "$metrics" "${names[@]}" <<'PY'
 import csv, glob, statistics, sys
-out, cache, names = sys.argv[1], sys.argv[2], sys.argv[3:]
-def durations(v, dt, lg):
-    ns = []
-    for f in glob.glob(f"{out}/{v}.{dt}.{lg}.*.csv"):
+out, cache, metrics, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+def values(v, dt, lg, metric, rep="*"):
+    """Every launch's value of METRIC (ns for a duration) in the profiles."""
+    xs = []
+    for f in glob.glob(f"{out}/{v}.{dt}.{lg}.{rep}.csv"):
         lines = [l for l in open(f) if l.startswith('"')]
         for row in csv.DictReader(lines):
-            if row.get("Metric Name") == "gpu__time_duration.sum":
+            if row.get("Metric Name") == metric:
                 x = float(row["Metric Value"].replace(",", ""))
-                unit = row.get("Metric Unit", "nsecond")
-                ns.append(x * {"usecond": 1e3, "msecond": 1e6}.get(unit, 1.0))
-    return ns
+                unit = row.get("Metric Unit", "")
+                xs.append(x * {"usecond": 1e3, "msecond": 1e6}.get(unit, 1.0))
+    return xs
+def durations(v, dt, lg):
+    return values(v, dt, lg, "gpu__time_duration.sum")
 cases = sorted({tuple(f.rsplit("/", 1)[1].split(".")[1:3])
                 for f in glob.glob(out + "/*.csv")}, key=lambda c: (c[0], int(c[1])))
 head = f"{'case':16}"
@@ -157,5 +172,21 @@ for dt, lg in cases:
         else:
             line += f" {a / m:6.3f}" if a else f" {'-':>6}"
     print(line)
+if metrics:
+    print("metrics, median per launch (a profile of their own):")
+    head = f"{'case':16} {'metric':44}" + "".join(f" {v.upper():>12}" for v in names)
+    print(head + "".join(f" {v.upper() + '/A':>6}" for v in names[1:]))
+    for dt, lg in cases:
+        for metric in metrics.split(","):
+            ms = []
+            for v in names:
+                x = values(v, dt, lg, metric, "metrics")
+                ms.append(statistics.median(x) if x else None)
+            line = f"{dt + ' 2^' + lg:16} {metric:44}"
+            line += "".join(f" {m:12.0f}" if m is not None else f" {'-':>12}" for m in ms)
+            a = ms[0]
+            line += "".join(f" {m / a:6.3f}" if a and m is not None else f" {'-':>6}"
+                            for m in ms[1:])
+            print(line)
 PY
 exit $status

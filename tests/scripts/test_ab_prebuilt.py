@@ -8,7 +8,8 @@ times.
     test_ab_prebuilt.py --root PROJECT_SOURCE_DIR
 
 A's cured takes 10 us a call and its kernel 2000 ns, B's 8 us and 1600
-ns, so the tables must read A/B 1.250. Checks that a pack made for this
+ns, so the tables must read A/B 1.250; any other metric (--metrics) is
+100 in A and 90 in B, B/A 0.900. Checks that a pack made for this
 tree and patch is used (nothing compiled: the runs take seconds), that a
 pack for another patch or another tree, or no pack at all, is refused
 with exit 1 and a message naming the cause, and that a variant whose
@@ -40,14 +41,26 @@ FAKE_TEST = """#!/bin/sh
 exit {status}
 """
 
-# ncu: the durations of the kernel in Nsight Compute's CSV form, by the
-# program it is given (the last arguments)
+# ncu: two launches' values of the metrics it is asked for (--metrics) in
+# Nsight Compute's CSV form, by the program it is given (the last
+# arguments): the duration 2000 ns in A, 1600 in B; any other metric 100
+# in A, 90 in B
 FAKE_NCU = """#!/bin/sh
-case "$*" in */a/build/*) ns=2,000 ;; *) ns=1,600 ;; esac
+case "$*" in */a/build/*) ns=2,000 n=100 ;; *) ns=1,600 n=90 ;; esac
+while [ $# -gt 0 ]; do
+  [ "$1" = --metrics ] && metrics=$2
+  shift
+done
 echo '==PROF== Connected to process'
 echo '"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"'
-echo "\\"0\\",\\"exact_sum\\",\\"gpu__time_duration.sum\\",\\"nsecond\\",\\"$ns\\""
-echo "\\"1\\",\\"exact_sum\\",\\"gpu__time_duration.sum\\",\\"nsecond\\",\\"$ns\\""
+for id in 0 1; do
+  for m in $(echo "$metrics" | tr , ' '); do
+    case "$m" in
+      gpu__time_duration.sum) echo "\\"$id\\",\\"exact_sum\\",\\"$m\\",\\"nsecond\\",\\"$ns\\"" ;;
+      *) echo "\\"$id\\",\\"exact_sum\\",\\"$m\\",\\"inst\\",\\"$n\\"" ;;
+    esac
+  done
+done
 """
 
 
@@ -110,10 +123,16 @@ def main():
         failing = make_pack(tmp, "failing", good, b_test_status=1)
         cases = [
             ("gpu-ab.sh", ("--prebuilt", ok, "--patch", patch, "--check"), 0,
-             ["gpu-ab: checks: a PASS b PASS", "f32   warm     20     10.00      8.00  1.250"]),
+             ["gpu-ab: checks: a PASS b PASS", "f32 warm 20 10.00 8.00 1.250"]),
             ("gpu-ncu-ab.sh", ("--prebuilt", ok, "--patch", patch, "--check", "--", "f32:20"), 0,
              ["gpu-ncu-ab: checks: a PASS b PASS",
-              "f32 2^20              2000     2000     2000      1600     1600     1600  1.250"]),
+              "f32 2^20 2000 2000 2000 1600 1600 1600 1.250"]),
+            ("gpu-ncu-ab.sh", ("--prebuilt", ok, "--patch", patch, "--metrics",
+                               "sm__inst_executed_pipe_fp64.sum,sm__inst_executed.sum",
+                               "--", "f32:20"), 0,
+             ["f32 2^20 2000 2000 2000 1600 1600 1600 1.250",
+              "f32 2^20 sm__inst_executed_pipe_fp64.sum 100 90 0.900",
+              "f32 2^20 sm__inst_executed.sum 100 90 0.900"]),
             ("gpu-ncu-ab.sh", ("--prebuilt", ok, "--patch", other, "--", "f32:20"), 1,
              ["built from another tree or other variants", "< patch", "> patch"]),
             ("gpu-ab.sh", ("--prebuilt", stale, "--patch", patch), 1,
@@ -125,7 +144,8 @@ def main():
         ]
         for script, args, want_rc, wants in cases:
             rc, text = run(root, tmp, script, *args)
-            missing = [w for w in wants if w not in text]
+            words = " ".join(text.split())  # the tables' columns, one space apart
+            missing = [w for w in wants if " ".join(w.split()) not in words]
             if rc != want_rc or missing:
                 failures += 1
                 print(f"FAIL {script} {' '.join(args)}: exit {rc} (want {want_rc}), "
