@@ -93,6 +93,14 @@ Data kinds (f32 bits; bf16 takes their top half):
             when it comes), so the nearest double to the pair is 2^-40; the
             one-block short way's certificate (sum_dd.cuh) must see its
             error bound and refuse it
+  ddQ       (f64, n = 2048, one block of 256) 2^-54, 2^53 and 2^52 + 1 in
+            thread 0 (elements 0, 1 and 512), zeros else: the exact sum
+            3 2^52 + 1 + 2^-54 lies just above a tie, but the pair's second
+            double, 1 once the tie's error comes, has lost 2^-54, and the
+            pair rounds to the even 3 2^52; its error bound refuses that,
+            and so does the exactness proof, but only if the smallest ulp
+            it takes is 2^-54's, the thread's first element (without it,
+            every element is a multiple of 1 and e far below 2^52)
   sticky    (f64, n = 2048) 2044 ones, half an ulp of their sum (2^-43),
             2^-61 + 2^-113 and -2^-61: just above halfway by a bit 2^-113,
             more than 64 bits under the round bit's word, so only the
@@ -328,6 +336,7 @@ exact_f32_one_trip f32 tieE 4096 1 256
 exact_f64_one_trip f64 tieS 2048 1 256
 exact_f64_one_trip f64 tieE 2048 1 256
 exact_f64_one_trip f64 ddErr 2048 1 256
+exact_f64_one_trip f64 ddQ 2048 1 256
 exact_f64_one_trip f64 tiny 2048 1 256
 exact_f64_one_trip f64 sub 2048 1 256
 exact_f64_one_trip f64 special 1000 1 64
@@ -532,6 +541,9 @@ def f64_element(kind, i, n, r, seed):
     if kind == "ddErr":
         at = {0: bits(0, 1083, 0), 1: bits(0, 1023, 0), 512: bits(0, 962, 0),
               2: bits(1, 1083, 0), 3: bits(1, 1023, 0), 4: bits(0, 983, 0)}
+        return at.get(i, 0)
+    if kind == "ddQ":
+        at = {0: bits(0, 969, 0), 1: bits(0, 1076, 0), 512: bits(0, 1075, 1)}
         return at.get(i, 0)
     if kind == "sticky":
         tail = [bits(0, 980, 0), bits(0, 962, 1), bits(1, 962, 0), 0]
