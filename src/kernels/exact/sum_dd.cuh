@@ -94,11 +94,20 @@ struct dd_acc {
         kmin = min(kmin, k2);
     }
 
+    /* The thread's one trip into the pair init made: rl_visit_array's
+     * one-trip visit calls trip at most once, before the scalars, so the
+     * first element becomes h as it is (l and e stay 0), where adding it
+     * to the zeros by TwoSum took eight additions for the same pair (up
+     * to a zero's sign, which neither proof looks at; an infinity or NaN
+     * there still reaches r, or l with the next addition). */
     __device__ void trip(const rl_trip &t)
     {
+        kmin = min(kmin, wide_acc::key(t.v[0].x, t.v[0].y) - (wide_acc::BIAS + 1u));
+        h = __hiloint2double((int)t.v[0].y, (int)t.v[0].x);
+        add(t.v[0].z, t.v[0].w);
         /* invalid vectors are zeros: they add nothing */
 #pragma unroll
-        for (int j = 0; j < RL_VECS; j++) {
+        for (int j = 1; j < RL_VECS; j++) {
             add(t.v[j].x, t.v[j].y);
             add(t.v[j].z, t.v[j].w);
         }
