@@ -31,7 +31,10 @@ cycles those instructions hold each pipe of one SM sub-partition a warp,
 estimated from NVIDIA's throughput table for compute capability 9.0
 (results a clock an SM, over four sub-partitions; PIPES below), beside
 the issue slots (one an instruction): where enough warps hide the
-latencies, the largest bounds the code. Exits 1 when the file cannot be
+latencies, the largest bounds the code (only there: four changes that
+lowered it in cured's kernels ran no faster on the H200, whose single
+tiles wait on latencies and main loops on memory; docs/results.md,
+"twenty-fourth round"). Exits 1 when the file cannot be
 read or the kernel, the loop, such a cycle or the --until instruction is
 missing, 2 on bad usage.
 """
@@ -54,12 +57,15 @@ FUNC = re.compile(r"^\.text\.(\S+):")
 # over (results a clock an SM / 4), by NVIDIA's throughput table for
 # compute capability 9.0: conversions to and from 64-bit types (and the
 # others) 16, DADD/DFMA 64, 32-bit integer add, logic, shift, compare and
-# min/max 64, IMAD 64, FFMA/FADD/FMUL 128. Which opcode takes which pipe is
-# this table's assumption (Nsight Compute's sm__inst_executed_pipe_*
-# metrics can check it); memory, shuffle, vote and branch instructions
-# count as issue slots only.
+# min/max 64, IMAD 64, FFMA/FADD/FMUL 128. The names are Nsight Compute's
+# (sm__inst_executed_pipe_NAME); which opcode takes which pipe is this
+# table's assumption, checked on the H200 for the conversions (xu: the
+# f16 single tile's 34 a warp, 18 with the twenty-third round's built
+# patch, are its xu counts, docs/results.md "twenty-fourth round") and
+# IMAD (fmaheavy); memory, shuffle, vote and branch instructions count as
+# issue slots only.
 PIPES = (
-    ("conversion", 8, re.compile(r"^(F2F|I2F|F2I|FRND)")),
+    ("xu", 8, re.compile(r"^(F2F|I2F|F2I|FRND)")),
     ("fp64", 2, re.compile(r"^(DADD|DFMA|DMUL|DSETP|DMNMX)")),
     ("fmaheavy", 2, re.compile(r"^(IMAD|IMUL)")),
     ("fma", 1, re.compile(r"^(FFMA|FADD|FMUL|HADD2|HFMA2|HMUL2)")),

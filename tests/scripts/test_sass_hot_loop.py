@@ -7,7 +7,7 @@
 The fixture's loop runs 0x20 .. 0xb0 with a branch around one block (an
 FFMA at 0x80); a shuffle follows it. Checks the common trip (the shortest
 cycle that meets --must: 9 instructions without the FFMA, 10 with it), the
-pipes' estimated cycles (a conversion 8, a DADD 2, each integer
+pipes' estimated cycles (a conversion on xu 8, a DADD 2, each integer
 instruction 2, an FFMA 1, an IMAD 2), the --until and --after spans, and
 that a missing kernel or an --until that nothing matches exits 1 with a
 message, as does a missing file; --after without --until, a --must that
@@ -37,13 +37,13 @@ def main():
         (("--kernel", "kern", "--must", "F2F:1", "--pipes"), 0,
          ["common trip: 9 instructions, 4 elements: 2.25 per element",
           "blocks of the loop off that trip (start: size): 0x0080: 1",
-          "issue 9, conversion 8, fp64 2, fmaheavy 0, fma 0, alu 8"]),
+          "issue 9, xu 8, fp64 2, fmaheavy 0, fma 0, alu 8"]),
         (("--kernel", "kern", "--must", "FFMA:1", "--pipes"), 0,
-         ["common trip: 10 instructions", "issue 10, conversion 8, fp64 2, "
+         ["common trip: 10 instructions", "issue 10, xu 8, fp64 2, "
           "fmaheavy 0, fma 1, alu 8"]),
         (("--kernel", "kern", "--until", "SHFL.BFLY", "--pipes"), 0,
          ["before 'SHFL.BFLY': 12 instructions",
-          "issue 12, conversion 8, fp64 2, fmaheavy 2, fma 1, alu 8"]),
+          "issue 12, xu 8, fp64 2, fmaheavy 2, fma 1, alu 8"]),
         (("--kernel", "kern", "--until", "SHFL.BFLY", "--after", "LDG.E.128"), 0,
          ["after the last 'LDG.E.128' before 'SHFL.BFLY': 9 instructions"]),
         (("--kernel", "nosuch"), 1, ["no function matching 'nosuch'"]),
