@@ -70,13 +70,19 @@ struct dd_acc {
         return s;
     }
 
-    /* Adds the element of words lo, hi. Its key is wide_acc's (|high
-     * word| with bit 0 set where the low word is not, so that a subnormal
-     * whose high word is zero is not taken for a zero) less BIAS + 1:
-     * 2^32 - 1 for a zero, else below 2^31. */
+    /* The key of the element of words lo, hi: wide_acc's (|high word|
+     * with bit 0 set where the low word is not, so that a subnormal whose
+     * high word is zero is not taken for a zero) less BIAS + 1: 2^32 - 1
+     * for a zero, else below 2^31. */
+    __device__ static unsigned key(unsigned lo, unsigned hi)
+    {
+        return wide_acc::key(lo, hi) - (wide_acc::BIAS + 1u);
+    }
+
+    /* Adds the element of words lo, hi. */
     __device__ void add(unsigned lo, unsigned hi)
     {
-        kmin = min(kmin, wide_acc::key(lo, hi) - (wide_acc::BIAS + 1u));
+        kmin = min(kmin, key(lo, hi));
         double t;
         h = two_sum(h, __hiloint2double((int)hi, (int)lo), t);
         l = __dadd_rn(l, t);
@@ -102,7 +108,7 @@ struct dd_acc {
      * there still reaches r, or l with the next addition). */
     __device__ void trip(const rl_trip &t)
     {
-        kmin = min(kmin, wide_acc::key(t.v[0].x, t.v[0].y) - (wide_acc::BIAS + 1u));
+        kmin = min(kmin, key(t.v[0].x, t.v[0].y));
         h = __hiloint2double((int)t.v[0].y, (int)t.v[0].x);
         add(t.v[0].z, t.v[0].w);
         /* invalid vectors are zeros: they add nothing */
