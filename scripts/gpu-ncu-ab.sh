@@ -39,8 +39,8 @@
 # CPU's bits; built as the check is). The table: per case
 # and build the median, minimum and maximum over the launches of both
 # profiles (ns), and A's median over each variant's (above 1: the variant
-# is faster). Logs under ${OUT:-out}/ncu-ab/. Exits 1 when a build, a pack, a
-# check or a profile fails, 2 on bad usage or without ncu.
+# is faster). Logs under ${OUT:-out}/ncu-ab/. Exits 1 when a build, a
+# pack, a check or a profile fails, 2 on bad usage or without ncu.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/ab-variants.sh
