@@ -43,22 +43,12 @@ export PATH="$PATH:/usr/local/cuda/bin"
 
 out="${OUT:-out}/ab-prebuild"
 ab_dir="${AB_DIR:-/tmp/cured-ab-prebuild}"
-prebuilt=""
+prebuilt="" a_copy=1
 targets=(cured_cli test_gpu_reduce)
 mkdir -p "$out"
 t0=$SECONDS
 manifest=$(ab_manifest)
-ab_variant_names
-i=0
-for v in "${names[@]}"; do
-  if [ "$v" = a ]; then
-    ab_copy a
-    ab_build a "$ab_dir/a" "$ab_dir/a/build"
-  else
-    ab_variant "$v" "${patches[$i]:-}"
-    i=$((i + 1))
-  fi
-done
+ab_build_all
 echo "ab-prebuild: builds done in $((SECONDS - t0)) s"
 [ "$(ab_manifest)" = "$manifest" ] ||
   { echo "ab-prebuild: the tree or a patch changed during the builds: run it again" >&2; exit 1; }
@@ -68,9 +58,10 @@ echo "ab-prebuild: builds done in $((SECONDS - t0)) s"
 stage="$ab_dir/pack"
 rm -rf "$stage"
 for v in "${names[@]}"; do
+  built=$(ab_dir_of "$v")
   mkdir -p "$stage/$v/build/tests/gpu" &&
-    strip -o "$stage/$v/build/cured" "$ab_dir/$v/build/cured" &&
-    strip -o "$stage/$v/build/tests/gpu/test_gpu_reduce" "$ab_dir/$v/build/tests/gpu/test_gpu_reduce" ||
+    strip -o "$stage/$v/build/cured" "$built/cured" &&
+    strip -o "$stage/$v/build/tests/gpu/test_gpu_reduce" "$built/tests/gpu/test_gpu_reduce" ||
     { echo "ab-prebuild: cannot stage build $v" >&2; exit 1; }
 done
 mkdir -p "$pack" &&

@@ -10,7 +10,8 @@
 # The sourcing script sets: out (the log folder), ab_dir, flags (extra
 # CMAKE_CUDA_FLAGS for the variants, may be empty), patches (an array of
 # patch files, at most three), targets (an array of the build targets),
-# prebuilt (the pack's folder, empty to build here).
+# prebuilt (the pack's folder, empty to build here), a_copy (1: A from a
+# copy of the tree, as ab-prebuild.sh wants; unset: in build/).
 # ab_check_variants checks flags and patches, ab_positive a count;
 # ab_build_all sets names (a, then the variants' letters) and exits 1 when
 # a copy, a patch, a build or the pack fails; ab_run_checks runs each
@@ -74,23 +75,27 @@ ab_variant() {
 # ab_variant_names: names gets a, then the variants' letters (b, or one
 # letter per patch).
 ab_variant_names() {
-  names=(a b c d)
-  if [ ${#patches[@]} -eq 0 ]; then
-    names=(a b)
-  else
-    names=("${names[@]:0:$((1 + ${#patches[@]}))}")
-  fi
+  local letters=(b c d) k=${#patches[@]}
+  [ "$k" -eq 0 ] && k=1
+  names=(a "${letters[@]:0:$k}")
 }
 
 # ab_build_all: A, then the variants; names gets their letters. With
-# prebuilt set, the pack's builds instead (ab_unpack).
+# prebuilt set, the pack's builds instead (ab_unpack); with a_copy=1, A
+# built from a copy of the tree in $ab_dir/a, as a variant is (build/ left
+# as it is).
 ab_build_all() {
   ab_variant_names
   if [ -n "${prebuilt:-}" ]; then
     ab_unpack "$prebuilt"
     return
   fi
-  ab_build a . build
+  if [ "${a_copy:-0}" = 1 ]; then
+    ab_copy a
+    ab_build a "$ab_dir/a" "$ab_dir/a/build"
+  else
+    ab_build a . build
+  fi
   local v i=0
   for v in "${names[@]:1}"; do
     ab_variant "$v" "${patches[$i]:-}"
@@ -160,5 +165,9 @@ ab_run_checks() {
 
 # ab_dir_of NAME: the build folder of variant NAME.
 ab_dir_of() {
-  if [ "$1" = a ] && [ -z "${prebuilt:-}" ]; then echo build; else echo "$ab_dir/$1/build"; fi
+  if [ "$1" = a ] && [ -z "${prebuilt:-}" ] && [ "${a_copy:-0}" != 1 ]; then
+    echo build
+  else
+    echo "$ab_dir/$1/build"
+  fi
 }
