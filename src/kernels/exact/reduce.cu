@@ -37,10 +37,10 @@
 // ----------------------------------------------------------------------------
 // Exact float sums
 
-/* Whether a one-block grid of this format has a short way to try first:
- * f64 by a certified double-double (sum_dd.cuh), f32 and f16 by doubles
- * (sum_double.cuh); not bf16 (its windows span more binades than a
- * double's bits). */
+/* Whether a one-trip grid of this format has a short way to try first:
+ * f64 by a certified double-double in one block (sum_dd.cuh), f32 and f16
+ * by doubles in one block, f32 in one cluster too (sum_double.cuh); not
+ * bf16 (its windows span more binades than a double's bits). */
 template <unsigned ELEM, int F>
 struct exact_short_way {
     static const bool EXISTS = F == XACC_F64 || F == XACC_F16 || ELEM == 4;

@@ -315,6 +315,8 @@ exact_f32_one_trip f32 sub 4096 1 256 0 1
 exact_f32_one_trip f32 lowsub 4096 1 256
 exact_f32_one_trip f32 lowsub 4093 1 256 1 3
 exact_f32_one_trip f32 warps128 4096 1 256
+exact_f32_one_trip f32 warps128 4096 1 256 1
+exact_f32_one_trip f32 sub 4096 1 256 1 1
 exact_f32_one_trip f32 max 4096 1 256
 exact_f32_one_trip f32 max 4096 1 256 1
 exact_bf16_one_trip bf16 warps256 8192 1 256
@@ -374,6 +376,25 @@ argmax_f16_one_trip f16 std 8192 1 256
 argmax_f16_one_trip f16 std 8189 1 256 0 3
 argmax_f16_one_trip f16 special 4096 2 128 0 5
 exact_f32_one_trip f32 std 65536 16c16 256
+exact_f32_one_trip f32 std 65536 16c16 256 1
+exact_f32_one_trip f32 std 65533 16c16 256 0 3
+exact_f32_one_trip f32 wide 65536 16c16 256
+exact_f32_one_trip f32 cancel 65536 16c16 256
+exact_f32_one_trip f32 lowsub 65536 16c16 256
+exact_f32_one_trip f32 zeros 65536 16c16 256
+exact_f32_one_trip f32 tieC 65536 16c16 256
+exact_f32_one_trip f32 tieS117 65536 16c16 256
+exact_f32_one_trip f32 tieE 65536 16c16 256
+exact_f32_one_trip f32 max 65536 16c16 256
+exact_f32_one_trip f32 max 65536 16c16 256 1
+exact_f32_one_trip f32 special 65536 16c16 256
+exact_f32_one_trip f32 nan 60000 16c16 256 0 1
+exact_f32_one_trip f32 std 8000 4c4 128 0 1
+exact_f32_one_trip f32 std 0 2c2 32
+exact_f32_one_trip f32 std 1 2c2 32
+exact_f32_one_trip f32 std 16384 1 1024
+exact_f32_one_trip f32 spread48 4096 1 256
+exact_f32_one_trip f32 wide 12000 1 768 0 2
 exact_f32 f32 std 100003 16c16 256
 exact_f32 f32 std 100003 16c16 256 0 1
 exact_f64 f64 std 100003 8c8 128 0 3
