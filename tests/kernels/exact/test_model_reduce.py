@@ -80,12 +80,13 @@ Data kinds (f32 bits; bf16 takes their top half):
   tieC      (f32) 1, 2^-24, 2^-46 and -(2^-46 - 2^-70), then zeros: just
             above halfway by 2^-70, in 47 binades (both windows, no slow
             path), so a sum of doubles that rounds (71 bits) lands on the
-            tie: the one-block short way through doubles (sum_double.cuh)
-            must refuse it
+            tie: the short way through doubles (sum_double.cuh), in one
+            block or one cluster, must refuse it (its error bound's
+            interval meets the tie); so too tieS117
   tieH      (f16) 8200 times 65504, then 32 and 2^-24, then zeros: just
             above halfway for an f32 result, and 54 bits in units 2^-24,
             which the short way through doubles must refuse in a block of
-            512 threads (16384 elements)
+            512 threads (16384 elements: past 8192, f16 does not try it)
   ddErr     (f64, n = 2048, one block of 256) 2^60, 1 and 2^-61 in thread
             0 (elements 0, 1 and 512), -2^60 and -1 in thread 1, 2^-40 in
             thread 2, zeros else: the exact sum 2^-40 + 2^-61 is a double,
