@@ -79,8 +79,9 @@ int cured_reduce_in_clusters(cured_op op, cured_dtype dtype, cured_reduce_varian
  * short ways); else where its grid fits one cluster, a cluster of the
  * whole grid, and from 64 KiB of input a full cluster of cluster_max
  * blocks (its blocks combine in shared memory: no global atomics, fence,
- * ticket or second read). A function of its arguments only. Can't
- * fail. */
+ * ticket or second read); an exact f32 sum whose one-trip grid fits
+ * cluster_max blocks of 512 threads (up to 2^17 elements), such a
+ * cluster. A function of its arguments only. Can't fail. */
 void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
                                 unsigned resident, unsigned sms,
                                 unsigned cluster_max, cured_reduce_shape *shape);

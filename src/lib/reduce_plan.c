@@ -185,6 +185,17 @@ unsigned cured_reduce_default_grid(cured_op op, cured_dtype dtype, uint64_t n,
  * (4064 -> 3296 ns), docs/results.md, "twenty-second round". */
 #define ONE_BLOCK_MAX_THREADS 1024u
 
+/* Past one cluster of 256-thread blocks, an exact f32 sum whose one-trip
+ * grid fits one cluster of blocks of up to this many threads (2^17
+ * elements at 16 blocks) runs so: one trip a thread, and the cluster's
+ * short way through doubles (sum_double.cuh) rather than the grid's
+ * atomics and ticket. Measured on the H200 (the kernel alone, f32 2^17:
+ * 4480 ns as a grid, 4192 in one cluster of 16 blocks of 512 threads;
+ * 2^18 in blocks of 1024: 5536 against 4480, slower), docs/results.md,
+ * "twenty-fifth round". f32 only: the other formats have no short way in
+ * a cluster. */
+#define CLUSTER_BLOCK_MAX_THREADS 512u
+
 int cured_reduce_in_clusters(cured_op op, cured_dtype dtype, cured_reduce_variant variant)
 {
     return op == CURED_OP_SUM && is_float(dtype) && variant == CURED_VARIANT_EXACT;
@@ -206,8 +217,15 @@ void cured_reduce_default_shape(cured_op op, cured_dtype dtype, uint64_t n,
         shape->grid = 1;
         return;
     }
-    if (shape->grid > cluster_max)
-        return;
+    if (shape->grid > cluster_max) {
+        if (dtype != CURED_F32 || cluster_max < 2 ||
+            shape->grid * CURED_REDUCE_BLOCK > cluster_max * CLUSTER_BLOCK_MAX_THREADS)
+            return;
+        /* the same one trip in cluster_max blocks of 512 threads */
+        unsigned per = (shape->grid * CURED_REDUCE_BLOCK + cluster_max - 1) / cluster_max;
+        shape->block = (int)((per + CURED_REDUCE_BLOCK - 1) / CURED_REDUCE_BLOCK * CURED_REDUCE_BLOCK);
+        shape->grid = cluster_max;
+    }
     if (n * cured_dtype_size(dtype) >= CLUSTER_FULL_BYTES)
         shape->grid = cluster_max;
     if (shape->grid >= 2)

@@ -21,7 +21,8 @@ static const cured_dtype floats[] = {CURED_F16, CURED_BF16, CURED_F32, CURED_F64
 
 /* The default shape; blocks of CURED_REDUCE_BLOCK threads but where an
  * exact float sum below 64 KiB takes one block of 512 .. 1024 threads
- * (test_one_block_below_64_kib). */
+ * (test_one_block_below_64_kib), and where an exact f32 sum takes one
+ * cluster of 512-thread blocks (test_f32_cluster_of_512_threads). */
 static cured_reduce_shape shape_of(cured_op op, cured_dtype d, uint64_t n, unsigned cluster_max)
 {
     cured_reduce_shape s;
@@ -29,8 +30,14 @@ static cured_reduce_shape shape_of(cured_op op, cured_dtype d, uint64_t n, unsig
     assert_int_equal(s.variant, CURED_VARIANT_EXACT);
     if (s.block != CURED_REDUCE_BLOCK) {
         assert_true(op == CURED_OP_SUM && cured_reduce_in_clusters(op, d, CURED_VARIANT_EXACT));
-        assert_true(n * cured_dtype_size(d) < ((uint64_t)64 << 10));
-        assert_int_equal(s.grid, 1);
+        if (s.cluster > 1) {
+            assert_int_equal(d, CURED_F32);
+            assert_int_equal(s.block, 512);
+            assert_int_equal(s.grid, s.cluster);
+        } else {
+            assert_true(n * cured_dtype_size(d) < ((uint64_t)64 << 10));
+            assert_int_equal(s.grid, 1);
+        }
     }
     return s;
 }
@@ -65,7 +72,10 @@ static void test_full_cluster_from_64_kib(void **state)
             assert_int_equal(s.grid, 16);
             assert_int_equal(s.cluster, 16);
         }
-        /* one block more than a cluster: no cluster, the default grid */
+        /* one block more than a cluster: no cluster, the default grid
+         * (f32: test_f32_cluster_of_512_threads) */
+        if (floats[i] == CURED_F32)
+            continue;
         cured_reduce_shape s = shape_of(CURED_OP_SUM, floats[i], to + 1, 16);
         assert_int_equal(s.cluster, 1);
         assert_int_equal(s.grid, cured_reduce_default_grid(CURED_OP_SUM, floats[i], to + 1,
@@ -125,16 +135,52 @@ static void test_one_block_below_64_kib(void **state)
     assert_int_equal(s.grid, 4);
 }
 
+/* Past a cluster of 256-thread blocks, an exact f32 sum up to twice that
+ * (2^17 elements at 16 blocks, 2^16 at 8) takes one cluster of blocks of
+ * 512 threads, one trip a thread; past that, the default grid. The other
+ * dtypes keep the grid. */
+static void test_f32_cluster_of_512_threads(void **state)
+{
+    (void)state;
+    static const unsigned cluster_maxes[] = {8, 16};
+    for (int c = 0; c < 2; c++) {
+        unsigned cm = cluster_maxes[c];
+        uint64_t from = (uint64_t)cm * 256 * 16 + 1, to = 2 * (from - 1);
+        const uint64_t ns[] = {from, from + 3, (from + to) / 2, to - 1, to};
+        for (int k = 0; k < 5; k++) {
+            cured_reduce_shape s = shape_of(CURED_OP_SUM, CURED_F32, ns[k], cm);
+            assert_int_equal(s.block, 512);
+            assert_int_equal(s.grid, cm);
+            assert_int_equal(s.cluster, cm);
+            assert_true(cured_reduce_one_trip(CURED_F32, ns[k], s.grid, s.block));
+            s = shape_of(CURED_OP_SUM, CURED_F64, (ns[k] + 1) / 2, cm); /* as many bytes */
+            assert_int_equal(s.block, CURED_REDUCE_BLOCK);
+            assert_int_equal(s.cluster, 1);
+            s = shape_of(CURED_OP_SUM, CURED_F16, ns[k] * 2, cm);
+            assert_int_equal(s.block, CURED_REDUCE_BLOCK);
+            assert_int_equal(s.cluster, 1);
+        }
+        cured_reduce_shape s = shape_of(CURED_OP_SUM, CURED_F32, to + 1, cm);
+        assert_int_equal(s.block, CURED_REDUCE_BLOCK);
+        assert_int_equal(s.cluster, 1);
+        assert_int_equal(s.grid, 2 * cm + 1);
+    }
+}
+
 /* Portable clusters (8 blocks): a full cluster is 8 blocks, and a grid of
- * 9 .. 16 blocks runs without. No clusters (before sm_90): the grid alone
- * (its threads in one block below 64 KiB). */
+ * 17 .. 32 blocks runs without (9 .. 16: f32's cluster of 512-thread
+ * blocks, above). No clusters (before sm_90): the grid alone (its threads
+ * in one block below 64 KiB). */
 static void test_cluster_limits(void **state)
 {
     (void)state;
     cured_reduce_shape s = shape_of(CURED_OP_SUM, CURED_F32, 1u << 14, 8);
     assert_int_equal(s.grid, 8);
     assert_int_equal(s.cluster, 8);
-    s = shape_of(CURED_OP_SUM, CURED_F32, 1u << 16, 8);
+    s = shape_of(CURED_OP_SUM, CURED_F32, 1u << 17, 8);
+    assert_int_equal(s.grid, 32);
+    assert_int_equal(s.cluster, 1);
+    s = shape_of(CURED_OP_SUM, CURED_F64, 1u << 15, 8);
     assert_int_equal(s.grid, 16);
     assert_int_equal(s.cluster, 1);
     for (uint64_t n = 0; n <= (1u << 20); n = n * 3 + 1) {
@@ -253,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_full_cluster_from_64_kib),
         cmocka_unit_test(test_small_sums),
         cmocka_unit_test(test_one_block_below_64_kib),
+        cmocka_unit_test(test_f32_cluster_of_512_threads),
         cmocka_unit_test(test_cluster_limits),
         cmocka_unit_test(test_other_kernels_without_clusters),
         cmocka_unit_test(test_check_shape_cluster),

@@ -391,6 +391,10 @@ exact_f32_one_trip f32 max 65536 16c16 256 1
 exact_f32_one_trip f32 special 65536 16c16 256
 exact_f32_one_trip f32 nan 60000 16c16 256 0 1
 exact_f32_one_trip f32 std 8000 4c4 128 0 1
+exact_f32_one_trip f32 std 131072 16c16 512
+exact_f32_one_trip f32 wide 100003 16c16 512 0 1
+exact_f32_one_trip f32 tieS117 131072 16c16 512
+exact_f32_one_trip f32 std 65537 8c8 512 1
 exact_f32_one_trip f32 std 0 2c2 32
 exact_f32_one_trip f32 std 1 2c2 32
 exact_f32_one_trip f32 std 16384 1 1024
