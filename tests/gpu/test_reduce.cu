@@ -248,12 +248,14 @@ static void misaligned(void)
 /* Around the largest n one trip of every thread covers (where the launch
  * switches between the kernel without a main loop and the general one):
  * the float sums at that n and a few elements either side, aligned and
- * not, in one block, several, a cluster and a full GPU's grid. */
+ * not, in one block, several, a cluster (of 256- and of 512-thread
+ * blocks: f32's default to 2^17) and a full GPU's grid. */
 static void one_trip_edge(void)
 {
     static const cured_reduce_shape edges[] = {
         {32, 1, CURED_VARIANT_EXACT, 1},    {256, 7, CURED_VARIANT_EXACT, 1},
         {256, 16, CURED_VARIANT_EXACT, 16}, {256, 528, CURED_VARIANT_EXACT, 1},
+        {512, 16, CURED_VARIANT_EXACT, 16},
     };
     uint64_t seed = 7000;
     for (int t = 0; t < 4; t++) {
