@@ -5,7 +5,8 @@
  * 128-bit integers, redux chains or digits: a single tile's fixed cost.
  *
  * defines: double_acc, double_part, double_part_warp, double_part_none,
- *          double_part_bits, exact_block_double, HALF_EXACT_MAX
+ *          double_part_bits, exact_block_double, HALF_EXACT_MAX,
+ *          DOUBLE_PART_SPECIAL
  *
  * Why it is exact where the elements span few binades: every element is a
  * multiple of 2^B (B the smallest of the threads' `bottom`) and below 2^T
